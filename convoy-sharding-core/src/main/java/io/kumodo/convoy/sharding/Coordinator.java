@@ -1,0 +1,526 @@
+package io.kumodo.convoy.sharding;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Divides the shards of a component among its live replicas through leases, so that a replica
+ * works on a shard only while it holds that shard's lease.
+ *
+ * <pre>{@code
+ * Coordinator c = Coordinator.builder()
+ *     .component("convoy-cm")
+ *     .replicaId("cm-a")
+ *     .leaseStore(store)
+ *     .onChange(change -> enqueueAll(change.acquired()))
+ *     .build();
+ * c.prime();   // one tick, synchronously, before the informers start
+ * c.start();   // one tick now, then one each renew interval
+ * if (c.ownsKey("ns/name")) { ... }
+ * c.close();   // frees the owned shard leases within 5 s
+ * }</pre>
+ *
+ * <p>What it promises: {@link #owns(int)} is true only for a shard whose lease this replica
+ * wrote successfully, and only until that write's send time plus the lease duration less the
+ * {@linkplain Builder#fencingMargin fencing margin}, even when the store cannot be reached. A
+ * peer takes a lease only after observing it unchanged for a full lease duration on its own
+ * clock. So two replicas never both own a shard, given clocks that advance at about the same
+ * rate (their offsets do not matter).
+ *
+ * <p>What it does NOT promise: that a shard always has an owner (during a change of owner it
+ * can have none for some ticks), that an owner's work finished before ownership ended (make
+ * the lease duration longer than the longest reconcile and check {@link #owns(int)} again
+ * before a write, or use the {@linkplain #fencingToken(int) fencing token}), or anything when
+ * two processes run with the same replica ID.
+ *
+ * <p>Lifecycle: {@code NEW -> STARTED -> CLOSED}, single use. {@link #prime()} runs in
+ * {@code NEW}; {@link #close()} is safe to call more than once and from any state.
+ */
+public final class Coordinator implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  /** The lifecycle states. */
+  public enum State {
+    /** Built, not started; {@link #prime()} may run. */
+    NEW,
+    /** Ticking. */
+    STARTED,
+    /** Stopped; the shard leases were freed. */
+    CLOSED
+  }
+
+  private final Settings settings;
+  private final Ownership ownership;
+  private final TickRule rule;
+  private final ReentrantLock tickLock = new ReentrantLock();
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final Object scheduleLock = new Object();
+  private final Scheduler injectedScheduler;
+  private volatile boolean primed;
+
+  // Guarded by scheduleLock.
+  private Scheduler scheduler;
+  private ScheduledThreadPoolExecutor ownExecutor;
+  private Future<?> pending;
+  private long pendingAt;
+  private long nextRegularAt;
+
+  private Coordinator(Settings settings, List<OnChange> listeners, Scheduler scheduler) {
+    this.settings = settings;
+    this.ownership = new Ownership(settings.shardCount(), settings.ticker());
+    this.rule = new TickRule(settings, ownership, listeners);
+    this.injectedScheduler = scheduler;
+  }
+
+  /** A new builder with the spec's defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs one tick synchronously, before {@link #start()}: call it before the informers start,
+   * so that the enqueue filters know the owned shards at the first informer event.
+   *
+   * @throws IllegalStateException after {@link #start()} or {@link #close()}
+   */
+  public void prime() {
+    if (state.get() != State.NEW) {
+      throw new IllegalStateException("prime() must run before start(): " + state.get());
+    }
+    runTick();
+    primed = true;
+  }
+
+  /**
+   * Starts ticking: one tick now, then one each renew interval, on the injected
+   * {@link Scheduler} or on a daemon thread of this coordinator's own.
+   *
+   * @throws IllegalStateException unless the coordinator is {@code NEW}
+   */
+  public void start() {
+    if (!state.compareAndSet(State.NEW, State.STARTED)) {
+      throw new IllegalStateException("start() needs a NEW coordinator: " + state.get());
+    }
+    synchronized (scheduleLock) {
+      if (injectedScheduler != null) {
+        scheduler = injectedScheduler;
+      } else {
+        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
+          t.setDaemon(true);
+          return t;
+        });
+        ownExecutor.setRemoveOnCancelPolicy(true);
+        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        scheduler = ownExecutor::schedule;
+      }
+      nextRegularAt = settings.ticker().read();
+      wakeAt(nextRegularAt);
+    }
+  }
+
+  /**
+   * Stops ticking and frees every owned shard lease, within the close timeout (5 s by
+   * default); the shards leave the owned set before their leases are written free. Unless
+   * {@link Builder#keepMembershipOnClose(boolean)} is set, the member lease is kept but marked
+   * released (empty holder), so peers stop counting this replica at their next tick. Safe to
+   * call more than once.
+   */
+  @Override
+  public void close() {
+    State previous = state.getAndSet(State.CLOSED);
+    if (previous == State.CLOSED) {
+      return;
+    }
+    synchronized (scheduleLock) {
+      if (pending != null) {
+        pending.cancel(false);
+        pending = null;
+      }
+    }
+    long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
+    tickLock.lock();
+    try {
+      rule.releaseAll(deadline);
+    } catch (RuntimeException e) {
+      log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
+    } finally {
+      tickLock.unlock();
+    }
+    synchronized (scheduleLock) {
+      if (ownExecutor != null) {
+        ownExecutor.shutdownNow();
+      }
+    }
+    log.info("{}/{}: closed", settings.component(), settings.replicaId());
+  }
+
+  /**
+   * True when this replica owns {@code shard} now. Reads memory only, takes no lock and
+   * allocates nothing. False for an index outside {@code [0, shardCount)}.
+   */
+  public boolean owns(int shard) {
+    return ownership.owns(shard);
+  }
+
+  /** True when this replica owns the shard of the shard key {@code key} (see {@link ShardKey}). */
+  public boolean ownsKey(CharSequence key) {
+    return ownership.owns(ShardKey.shardOf(key, settings.shardCount()));
+  }
+
+  /** The shards this replica owns now, sorted; an unmodifiable snapshot. */
+  public Set<Integer> ownedShards() {
+    return ownership.owned();
+  }
+
+  /**
+   * The fencing token of an owned shard: the lease's transition count when this replica took
+   * it, which grows with every change of owner. Stamp writes with it so that a downstream
+   * system can reject a stale owner. -1 when the shard is not owned.
+   */
+  public long fencingToken(int shard) {
+    return ownership.token(shard);
+  }
+
+  /** The shard of {@code key} under this coordinator's shard count. */
+  public int shardOf(CharSequence key) {
+    return ShardKey.shardOf(key, settings.shardCount());
+  }
+
+  /** S, the number of shards. */
+  public int shardCount() {
+    return settings.shardCount();
+  }
+
+  /** The component, e.g. {@code convoy-cm}. */
+  public String component() {
+    return settings.component();
+  }
+
+  /** This replica's ID. */
+  public String replicaId() {
+    return settings.replicaId();
+  }
+
+  /** The lease duration. */
+  public Duration leaseDuration() {
+    return settings.leaseDuration();
+  }
+
+  /** The renew interval. */
+  public Duration renewInterval() {
+    return settings.renewInterval();
+  }
+
+  /** The live replica IDs, sorted, as seen at the last tick that could list the members. */
+  public List<String> liveMembers() {
+    return rule.liveMembers();
+  }
+
+  /** The lifecycle state. */
+  public State state() {
+    return state.get();
+  }
+
+  /**
+   * True when the coordinator has ticked at least once (primed or started), is not closed, and
+   * renewed its member lease successfully within the last lease duration: a readiness probe.
+   */
+  public boolean isReady() {
+    long last = rule.lastMemberRenew();
+    return state.get() != State.CLOSED && last != Long.MIN_VALUE
+        && settings.ticker().read() - last < settings.leaseNanos();
+  }
+
+  /**
+   * Runs one tick now on the calling thread, waiting for a running one to finish. Ticks run
+   * on their own; this is for tests and for callers that know the leases just changed.
+   */
+  public void tickNow() {
+    if (state.get() == State.CLOSED) {
+      return;
+    }
+    runTick();
+  }
+
+  @Override
+  public String toString() {
+    return "Coordinator{" + settings.component() + "/" + settings.replicaId() + ", " + state.get() + ", owns "
+        + ownership.published() + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private void runTick() {
+    tickLock.lock();
+    try {
+      if (state.get() == State.CLOSED) {
+        return;
+      }
+      rule.tick();
+    } catch (RuntimeException e) {
+      log.error("{}/{}: tick failed; the next tick runs as scheduled", settings.component(), settings.replicaId(),
+          e);
+    } finally {
+      tickLock.unlock();
+    }
+  }
+
+  /** The scheduled task: a tick, then the next wake-up. */
+  private void onWake() {
+    synchronized (scheduleLock) {
+      pending = null;
+    }
+    if (state.get() != State.STARTED) {
+      return;
+    }
+    long start = settings.ticker().read();
+    runTick();
+    synchronized (scheduleLock) {
+      if (start - nextRegularAt >= 0) {
+        nextRegularAt = start + settings.renewNanos();
+      }
+      long next;
+      tickLock.lock();
+      try {
+        next = rule.nextDeadline(nextRegularAt);
+      } finally {
+        tickLock.unlock();
+      }
+      wakeAt(next);
+    }
+  }
+
+  /** Schedules a tick at ticker reading {@code at}, unless one is due earlier. */
+  private void wakeAt(long at) {
+    assert Thread.holdsLock(scheduleLock);
+    if (state.get() != State.STARTED || scheduler == null) {
+      return;
+    }
+    if (pending != null) {
+      if (pendingAt - at <= 0) {
+        return;
+      }
+      pending.cancel(false);
+    }
+    long delay = Math.max(0, at - settings.ticker().read());
+    pendingAt = at;
+    pending = scheduler.schedule(this::onWake, delay, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Builds a {@link Coordinator}. The options are checked at {@link #build()}: a bad value gives
+   * an {@link IllegalArgumentException} that names the option, the value and the allowed range.
+   */
+  public static final class Builder {
+    /** The default shard count, 32. */
+    public static final int DEFAULT_SHARD_COUNT = 32;
+    /** The largest shard count, 65536. */
+    public static final int MAX_SHARD_COUNT = 65536;
+    /** The default lease duration, 30 s. */
+    public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+    /** The default renew interval, 10 s. */
+    public static final Duration DEFAULT_RENEW_INTERVAL = Duration.ofSeconds(10);
+    /** The default time limit of {@link Coordinator#close()}, 5 s. */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern REPLICA_ID =
+        Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final int MAX_COMPONENT_LENGTH = 40;
+    private static final int MAX_REPLICA_ID_LENGTH = 253;
+
+    private String component;
+    private String replicaId;
+    private int shardCount = DEFAULT_SHARD_COUNT;
+    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+    private Duration renewInterval = DEFAULT_RENEW_INTERVAL;
+    private Duration fencingMargin;
+    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+    private boolean keepMembershipOnClose;
+    private Assignment assignment = Assignment.modulo();
+    private LeaseStore leaseStore;
+    private Ticker ticker = Ticker.system();
+    private Clock clock = Clock.systemUTC();
+    private Scheduler scheduler;
+    private final List<OnChange> listeners = new ArrayList<>();
+
+    private Builder() {}
+
+    /** Required: the component, a DNS label of at most 40 characters, e.g. {@code convoy-cm}. */
+    public Builder component(String component) {
+      this.component = component;
+      return this;
+    }
+
+    /** Required: this replica's ID, a DNS subdomain name such as a pod name. */
+    public Builder replicaId(String replicaId) {
+      this.replicaId = replicaId;
+      return this;
+    }
+
+    /** S, 1 to 65536; default 32. All replicas of all components must use the same value. */
+    public Builder shardCount(int shardCount) {
+      this.shardCount = shardCount;
+      return this;
+    }
+
+    /** How long a lease lasts without renewal; default 30 s. Longer than the longest reconcile. */
+    public Builder leaseDuration(Duration leaseDuration) {
+      this.leaseDuration = leaseDuration;
+      return this;
+    }
+
+    /** The time between ticks; default 10 s; shorter than the lease duration. */
+    public Builder renewInterval(Duration renewInterval) {
+      this.renewInterval = renewInterval;
+      return this;
+    }
+
+    /**
+     * How long before its lease could expire in a peer's eyes a replica stops acting on a shard
+     * it cannot renew: it owns a shard until the send time of its last successful renewal plus
+     * the lease duration less this margin. It absorbs clock rate drift between pods and the
+     * time a reconcile runs past an {@code owns} check. Default: a fifth of the lease duration,
+     * or half the gap between the lease duration and the renew interval when that is smaller.
+     * Allowed: 0 or more, and less than the lease duration minus the renew interval.
+     */
+    public Builder fencingMargin(Duration fencingMargin) {
+      this.fencingMargin = fencingMargin;
+      return this;
+    }
+
+    /** The time limit for freeing the shard leases in {@link Coordinator#close()}; default 5 s. */
+    public Builder closeTimeout(Duration closeTimeout) {
+      this.closeTimeout = closeTimeout;
+      return this;
+    }
+
+    /**
+     * When true, {@link Coordinator#close()} leaves the member lease as it is, the spec's
+     * literal behaviour: peers keep counting this replica as live, and do not take its freed
+     * shards, until the member lease is older than the lease duration. Use it for StatefulSet
+     * pods that come back under the same name within the lease duration. Default false: close
+     * marks the member lease released so its shards move within one renew interval.
+     */
+    public Builder keepMembershipOnClose(boolean keep) {
+      this.keepMembershipOnClose = keep;
+      return this;
+    }
+
+    /** The assignment of shards to live replicas; default {@link Assignment#modulo()}. */
+    public Builder assignment(Assignment assignment) {
+      this.assignment = assignment;
+      return this;
+    }
+
+    /** Required: where the leases live. */
+    public Builder leaseStore(LeaseStore leaseStore) {
+      this.leaseStore = leaseStore;
+      return this;
+    }
+
+    /** Adds an OnChange callback; any number, called in the order added. */
+    public Builder onChange(OnChange listener) {
+      listeners.add(Objects.requireNonNull(listener, "onChange"));
+      return this;
+    }
+
+    /** The monotonic time source; default {@link Ticker#system()}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /** The wall clock written into {@code renewTime}/{@code acquireTime}; default UTC system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Where ticks run; default a daemon thread of the coordinator's own, made at start. */
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Checks the options and builds the coordinator.
+     *
+     * @throws IllegalArgumentException naming the first bad option, its value and the range
+     */
+    public Coordinator build() {
+      if (component == null || !COMPONENT.matcher(component).matches()
+          || component.length() > MAX_COMPONENT_LENGTH) {
+        throw new IllegalArgumentException("component must be a DNS label of 1 to " + MAX_COMPONENT_LENGTH
+            + " characters (lowercase letters, digits and '-', starting and ending with a letter or digit): "
+            + quote(component));
+      }
+      if (replicaId == null || !REPLICA_ID.matcher(replicaId).matches()
+          || replicaId.length() > MAX_REPLICA_ID_LENGTH) {
+        throw new IllegalArgumentException("replicaId must be a DNS subdomain name of 1 to " + MAX_REPLICA_ID_LENGTH
+            + " characters (lowercase letters, digits, '-' and '.'), like a pod name: " + quote(replicaId));
+      }
+      if (shardCount < 1 || shardCount > MAX_SHARD_COUNT) {
+        throw new IllegalArgumentException("shardCount must be between 1 and " + MAX_SHARD_COUNT + ": " + shardCount);
+      }
+      requirePositive("leaseDuration", leaseDuration);
+      requirePositive("renewInterval", renewInterval);
+      if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
+        // Lease.spec.leaseDurationSeconds is whole seconds; sub-second durations are for tests.
+        log.debug("leaseDuration {} is not whole seconds", Durations.format(leaseDuration));
+      }
+      if (renewInterval.compareTo(leaseDuration) >= 0) {
+        throw new IllegalArgumentException("renewInterval must be shorter than leaseDuration: "
+            + Durations.format(renewInterval) + " >= " + Durations.format(leaseDuration));
+      }
+      if (renewInterval.multipliedBy(3).compareTo(leaseDuration) > 0) {
+        log.warn("renewInterval {} is more than a third of leaseDuration {}: one or two slow renewals can cost "
+            + "the shards; the spec asks for a renew interval much smaller than the lease duration",
+            Durations.format(renewInterval), Durations.format(leaseDuration));
+      }
+      Duration gap = leaseDuration.minus(renewInterval);
+      Duration margin = fencingMargin;
+      if (margin == null) {
+        margin = leaseDuration.dividedBy(5);
+        if (margin.compareTo(gap.dividedBy(2)) > 0) {
+          margin = gap.dividedBy(2);
+        }
+      } else if (margin.isNegative() || margin.compareTo(gap) >= 0) {
+        throw new IllegalArgumentException("fencingMargin must be at least 0s and less than leaseDuration - "
+            + "renewInterval (" + Durations.format(gap) + "): " + Durations.format(margin));
+      }
+      requirePositive("closeTimeout", closeTimeout);
+      Objects.requireNonNull(assignment, "assignment");
+      if (leaseStore == null) {
+        throw new IllegalArgumentException("leaseStore is required");
+      }
+      Settings settings = new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin,
+          closeTimeout, keepMembershipOnClose, assignment, leaseStore, ticker, clock);
+      return new Coordinator(settings, listeners, scheduler);
+    }
+
+    private static void requirePositive(String name, Duration d) {
+      if (d == null || d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be greater than 0s: "
+            + (d == null ? "null" : Durations.format(d)));
+      }
+    }
+
+    private static String quote(String s) {
+      return s == null ? "null" : "\"" + s + "\"";
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.kumodo.convoy.sharding;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.slf4j.Logger;
+
+/**
+ * Logs a store error once per kind (operation and exception type) at WARN until that operation
+ * succeeds again; repeats go to DEBUG, so a down API server does not flood the log.
+ */
+final class ErrorLog {
+  private final Logger log;
+  private final String prefix;
+  private final Set<String> seen = new HashSet<>();
+
+  ErrorLog(Logger log, String prefix) {
+    this.log = log;
+    this.prefix = prefix;
+  }
+
+  synchronized void failed(String operation, Object subject, Throwable e) {
+    String kind = operation + ":" + e.getClass().getName();
+    if (seen.add(kind)) {
+      log.warn("{} {} {} failed, retrying at the next tick: {}", prefix, operation, subject, e.toString());
+    } else if (log.isDebugEnabled()) {
+      log.debug("{} {} {} failed again: {}", prefix, operation, subject, e.toString());
+    }
+  }
+
+  synchronized void succeeded(String operation) {
+    if (!seen.isEmpty()) {
+      seen.removeIf(k -> k.startsWith(operation + ":"));
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.kumodo.convoy.sharding;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A {@link LeaseStore} in memory with the resource-version semantics of the Kubernetes API: one
+ * global version counter, a new version on every write, conflicts on stale versions and on
+ * creating an existing record. Thread-safe; many coordinators can share one instance. For tests
+ * and simulation.
+ */
+public final class InMemoryLeaseStore implements LeaseStore {
+  private final Map<LeaseKey, Lease> leases = new ConcurrentHashMap<>();
+  private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+  private long version;
+
+  /** An empty store. */
+  public InMemoryLeaseStore() {}
+
+  @Override
+  public List<Lease> list(String component) {
+    List<Lease> result = new ArrayList<>();
+    for (Lease lease : leases.values()) {
+      if (lease.key().component().equals(component)) {
+        result.add(lease);
+      }
+    }
+    result.sort(Comparator.comparing(l -> l.key().toString()));
+    return result;
+  }
+
+  @Override
+  public Lease create(Lease lease) throws LeaseConflictException {
+    Lease stored;
+    synchronized (this) {
+      if (leases.containsKey(lease.key())) {
+        throw new LeaseConflictException("already exists: " + lease.key());
+      }
+      stored = lease.withResourceVersion(nextVersion());
+      leases.put(lease.key(), stored);
+    }
+    notify(lease.key().component());
+    return stored;
+  }
+
+  @Override
+  public Lease update(Lease lease) throws LeaseConflictException {
+    Lease stored;
+    synchronized (this) {
+      Lease current = leases.get(lease.key());
+      if (current == null) {
+        throw new LeaseConflictException("not found: " + lease.key());
+      }
+      if (!Objects.equals(current.resourceVersion(), lease.resourceVersion())) {
+        throw new LeaseConflictException("stale resourceVersion " + lease.resourceVersion()
+            + " of " + lease.key() + ", stored " + current.resourceVersion());
+      }
+      stored = lease.withResourceVersion(nextVersion());
+      leases.put(lease.key(), stored);
+    }
+    notify(lease.key().component());
+    return stored;
+  }
+
+  @Override
+  public void delete(Lease lease) throws LeaseConflictException {
+    synchronized (this) {
+      Lease current = leases.get(lease.key());
+      if (current == null) {
+        throw new LeaseConflictException("not found: " + lease.key());
+      }
+      if (lease.resourceVersion() != null
+          && !Objects.equals(current.resourceVersion(), lease.resourceVersion())) {
+        throw new LeaseConflictException("stale resourceVersion " + lease.resourceVersion()
+            + " of " + lease.key() + ", stored " + current.resourceVersion());
+      }
+      leases.remove(lease.key());
+    }
+    notify(lease.key().component());
+  }
+
+  @Override
+  public AutoCloseable watch(String component, Runnable listener) {
+    Watcher w = new Watcher(component, listener);
+    watchers.add(w);
+    return () -> watchers.remove(w);
+  }
+
+  /** The stored record of {@code key}, or null. */
+  public Lease get(LeaseKey key) {
+    return leases.get(key);
+  }
+
+  /**
+   * Stores {@code lease} as it is, bypassing the version check and giving it a new version, as
+   * another writer (an operator, a foreign controller) would. For tests.
+   */
+  public Lease put(Lease lease) {
+    Lease stored;
+    synchronized (this) {
+      stored = lease.withResourceVersion(nextVersion());
+      leases.put(lease.key(), stored);
+    }
+    notify(lease.key().component());
+    return stored;
+  }
+
+  private String nextVersion() {
+    return Long.toString(++version);
+  }
+
+  private void notify(String component) {
+    for (Watcher w : watchers) {
+      if (w.component.equals(component)) {
+        w.listener.run();
+      }
+    }
+  }
+
+  private record Watcher(String component, Runnable listener) {}
+}

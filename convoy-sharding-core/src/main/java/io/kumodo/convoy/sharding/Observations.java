@@ -1,0 +1,59 @@
+package io.kumodo.convoy.sharding;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How long each lease record has gone unchanged, on this replica's monotonic clock, since this
+ * replica first observed its current version. This is how expiry is judged, as client-go's
+ * leader election does: never by comparing another pod's renewTime with the local wall clock,
+ * so a replica whose wall clock is off neither steals live leases nor keeps dead ones.
+ *
+ * <p>A record seen for the first time counts as just renewed, so a replica that starts waits a
+ * full lease duration before it takes a lease that looked stale when it started.
+ */
+final class Observations {
+  private final Map<LeaseKey, Seen> seen = new HashMap<>();
+
+  /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
+  void observe(List<Lease> listed, long now) {
+    Set<LeaseKey> present = new HashSet<>(listed.size() * 2);
+    for (Lease lease : listed) {
+      present.add(lease.key());
+      String fp = fingerprint(lease);
+      Seen s = seen.get(lease.key());
+      if (s == null || !s.fingerprint.equals(fp)) {
+        seen.put(lease.key(), new Seen(fp, now));
+      }
+    }
+    seen.keySet().retainAll(present);
+  }
+
+  /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */
+  long age(Lease lease, long now) {
+    Seen s = seen.get(lease.key());
+    if (s == null || !s.fingerprint.equals(fingerprint(lease))) {
+      return 0;
+    }
+    return now - s.since;
+  }
+
+  /** The ticker reading at which the current version of {@code key} was first observed, if known. */
+  Long since(LeaseKey key) {
+    Seen s = seen.get(key);
+    return s == null ? null : s.since;
+  }
+
+  private static String fingerprint(Lease lease) {
+    if (lease.resourceVersion() != null) {
+      return lease.resourceVersion();
+    }
+    return lease.holder() + '|' + Objects.toString(lease.renewTime()) + '|' + lease.transitions();
+  }
+
+  private record Seen(String fingerprint, long since) {}
+}

@@ -1,0 +1,15 @@
+package io.kumodo.convoy.sharding;
+
+/**
+ * Called when the set of shards a replica owns changes, on the coordinator's tick thread, after
+ * {@link Coordinator#owns(int)} already answers with the new set. A typical callback rebuilds
+ * shard-scoped caches and enqueues the keys of every object in the acquired shards.
+ *
+ * <p>A callback that throws is logged; the tick goes on and the other callbacks still run.
+ * A callback should return quickly: the next tick waits for it.
+ */
+@FunctionalInterface
+public interface OnChange {
+  /** Handles one change; {@code change} is never empty. */
+  void onChange(ShardChange change);
+}

@@ -1,0 +1,100 @@
+package io.kumodo.convoy.sharding;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Collections;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * The owned-shard set that {@code owns} reads: an immutable bit set published through a
+ * volatile field, plus, per shard, the fencing deadline and token in arrays allocated once.
+ * Readers take no lock and allocate nothing.
+ *
+ * <p>Writers (the tick, under its lock) set a shard's deadline and token before they publish a
+ * set that contains it, and publish a set without a shard before they write its lease free.
+ */
+final class Ownership {
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final int shardCount;
+  private final Ticker ticker;
+  /** Per shard: the ticker reading at which this replica must stop acting on it. */
+  private final long[] validUntil;
+  /** Per shard: the lease's transition count when this replica took it. */
+  private final long[] tokens;
+  private volatile Snapshot snapshot;
+
+  Ownership(int shardCount, Ticker ticker) {
+    this.shardCount = shardCount;
+    this.ticker = ticker;
+    this.validUntil = new long[shardCount];
+    this.tokens = new long[shardCount];
+    this.snapshot = new Snapshot(new long[(shardCount + 63) >>> 6], Collections.emptySortedSet());
+  }
+
+  /** True when {@code shard} is in the published set and its fencing deadline has not passed. */
+  boolean owns(int shard) {
+    if (shard < 0 || shard >= shardCount) {
+      return false;
+    }
+    long[] bits = snapshot.bits;
+    if ((bits[shard >>> 6] & (1L << shard)) == 0) {
+      return false;
+    }
+    return ticker.read() - (long) LONGS.getAcquire(validUntil, shard) < 0;
+  }
+
+  /** The fencing token of an owned shard, or -1 when it is not owned. */
+  long token(int shard) {
+    if (!owns(shard)) {
+      return -1;
+    }
+    return (long) LONGS.getAcquire(tokens, shard);
+  }
+
+  /** The published set, less the shards whose deadline has passed. */
+  Set<Integer> owned() {
+    SortedSet<Integer> set = snapshot.set;
+    long now = ticker.read();
+    for (int shard : set) {
+      if (now - (long) LONGS.getAcquire(validUntil, shard) >= 0) {
+        SortedSet<Integer> valid = new TreeSet<>();
+        for (int s : set) {
+          if (now - (long) LONGS.getAcquire(validUntil, s) < 0) {
+            valid.add(s);
+          }
+        }
+        return Collections.unmodifiableSortedSet(valid);
+      }
+    }
+    return set;
+  }
+
+  /** The published set, deadlines not applied. */
+  Set<Integer> published() {
+    return snapshot.set;
+  }
+
+  /** Sets the deadline (and token) of a shard; call before publishing a set containing it. */
+  void extend(int shard, long deadline, long token) {
+    LONGS.setRelease(tokens, shard, token);
+    LONGS.setRelease(validUntil, shard, deadline);
+  }
+
+  long deadline(int shard) {
+    return (long) LONGS.getAcquire(validUntil, shard);
+  }
+
+  /** Publishes {@code shards} as the owned set. */
+  void publish(Set<Integer> shards) {
+    long[] bits = new long[(shardCount + 63) >>> 6];
+    for (int s : shards) {
+      bits[s >>> 6] |= 1L << s;
+    }
+    snapshot = new Snapshot(bits, Collections.unmodifiableSortedSet(new TreeSet<>(shards)));
+  }
+
+  private record Snapshot(long[] bits, SortedSet<Integer> set) {}
+}

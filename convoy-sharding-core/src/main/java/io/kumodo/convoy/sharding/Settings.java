@@ -1,0 +1,32 @@
+package io.kumodo.convoy.sharding;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** The validated options of one coordinator. */
+record Settings(
+    String component,
+    String replicaId,
+    int shardCount,
+    Duration leaseDuration,
+    Duration renewInterval,
+    Duration fencingMargin,
+    Duration closeTimeout,
+    boolean keepMembershipOnClose,
+    Assignment assignment,
+    LeaseStore store,
+    Ticker ticker,
+    Clock clock) {
+
+  long leaseNanos() {
+    return leaseDuration.toNanos();
+  }
+
+  long renewNanos() {
+    return renewInterval.toNanos();
+  }
+
+  long marginNanos() {
+    return fencingMargin.toNanos();
+  }
+}

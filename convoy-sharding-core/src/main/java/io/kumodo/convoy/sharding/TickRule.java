@@ -1,0 +1,392 @@
+package io.kumodo.convoy.sharding;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tick of a coordinator: the spec's "Assignment rule", read top to bottom.
+ *
+ * <ol>
+ *   <li>Renew the member lease; create it if it does not exist.
+ *   <li>List the member leases of the component. A member is live when its lease was renewed
+ *       less than the lease duration ago (judged by local observation, see
+ *       {@link Observations}). The replica always counts itself as live. Member leases of others
+ *       unchanged for 10 lease durations are deleted.
+ *   <li>Sort the live replica IDs: k is this replica's position, N the count.
+ *   <li>Want each shard i where i mod N = k (or what the configured {@link Assignment} says).
+ *   <li>Create, renew or take each wanted shard lease; take only a free or expired one.
+ *   <li>Free each owned but unwanted shard lease: holder set to empty. The shard leaves the
+ *       owned set before the lease is written free.
+ *   <li>If the owned set changed, call the OnChange callbacks.
+ * </ol>
+ *
+ * <p>Every write is guarded by the resource version; a conflict or an error leaves that lease to
+ * the next tick. A shard counts as owned only after this replica's own write of its lease
+ * succeeded, and only until that write's send time plus the lease duration less the fencing
+ * margin (local fencing).
+ *
+ * <p>Not thread-safe: the {@link Coordinator} runs ticks one at a time under its lock.
+ */
+final class TickRule {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Settings s;
+  private final Ownership ownership;
+  private final List<OnChange> listeners;
+  private final Observations observed = new Observations();
+  private final ErrorLog errors;
+  private final LeaseKey memberKey;
+
+  /** Our member lease as we last wrote it, or null when we must re-read it. */
+  private Lease member;
+  /** The shard leases we hold, as we last wrote them. */
+  private final TreeMap<Integer, Lease> held = new TreeMap<>();
+  /** Shard leases out of the owned set whose free write is still to be done. */
+  private final TreeMap<Integer, Lease> releasing = new TreeMap<>();
+  /** The owned set last reported to the OnChange callbacks. */
+  private Set<Integer> notified = Collections.emptySortedSet();
+  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  private long lastMemberRenew = Long.MIN_VALUE;
+  private List<String> lastLive = List.of();
+
+  TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
+    this.s = settings;
+    this.ownership = ownership;
+    this.listeners = List.copyOf(listeners);
+    this.memberKey = LeaseKey.member(s.component(), s.replicaId());
+    this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
+  }
+
+  /** Runs one tick. Never throws for a store error. */
+  void tick() {
+    long now = s.ticker().read();
+    Instant wall = s.clock().instant();
+    dropLapsed(now);
+
+    List<Lease> listed = list();
+
+    // 1. Renew the member lease; create it if it does not exist.
+    renewMember(listed, wall);
+    if (listed == null) {
+      // Without a listing the assignment cannot be computed: keep what we hold.
+      for (int shard : new ArrayList<>(held.keySet())) {
+        renew(shard, held.get(shard), wall);
+      }
+      publish("renewed without a member list");
+      return;
+    }
+    observed.observe(listed, now);
+    Map<LeaseKey, Lease> byKey = new HashMap<>(listed.size() * 2);
+    for (Lease lease : listed) {
+      byKey.put(lease.key(), lease);
+    }
+
+    // 2. The live members, this replica always among them; delete long-dead member leases.
+    List<String> live = liveMembers(listed, now);
+
+    // 3. Sort the live IDs: k is our position, N the count.
+    Collections.sort(live);
+    int k = live.indexOf(s.replicaId());
+    lastLive = List.copyOf(live);
+
+    // 4. The wanted shards.
+    BitSet wanted = s.assignment().wanted(live, k, s.shardCount());
+
+    // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
+    for (int shard : new ArrayList<>(held.keySet())) {
+      if (!wanted.get(shard)) {
+        releasing.put(shard, held.remove(shard));
+      }
+    }
+    publish("not wanted");
+
+    // 5. Create, renew or take each wanted shard lease.
+    for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
+      acquire(shard, byKey.get(LeaseKey.shard(s.component(), shard)), now, wall);
+    }
+
+    // 6 (second half). Free the unwanted leases: holder set to empty.
+    for (int shard : new ArrayList<>(releasing.keySet())) {
+      if (!wanted.get(shard)) {
+        free(shard, wall);
+      }
+    }
+    deleteOutOfRange(listed, now);
+
+    // 7. Call the OnChange callbacks if the owned set changed.
+    publish("assignment");
+  }
+
+  /** Frees every held shard lease and, unless configured otherwise, the member lease. */
+  void releaseAll(long deadline) {
+    Instant wall = s.clock().instant();
+    releasing.putAll(held);
+    held.clear();
+    publish("close");
+    for (int shard : new ArrayList<>(releasing.keySet())) {
+      if (s.ticker().read() - deadline >= 0) {
+        log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
+            s.component(), s.replicaId(), releasing.size());
+        return;
+      }
+      free(shard, wall);
+    }
+    if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
+      try {
+        member = s.store().update(member.withHolder("", member.acquireTime(), wall, member.transitions()));
+      } catch (LeaseStoreException | RuntimeException e) {
+        errors.failed("release member lease", memberKey, e);
+      }
+    }
+  }
+
+  /** The earliest fencing deadline of a held shard, or {@code fallback} when none is held. */
+  long nextDeadline(long fallback) {
+    long next = fallback;
+    for (int shard : held.keySet()) {
+      long d = ownership.deadline(shard);
+      if (d - next < 0) {
+        next = d;
+      }
+    }
+    return next;
+  }
+
+  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  long lastMemberRenew() {
+    return lastMemberRenew;
+  }
+
+  /** The live replica IDs, sorted, seen at the last tick that could list the members. */
+  List<String> liveMembers() {
+    return lastLive;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private List<Lease> list() {
+    try {
+      List<Lease> listed = s.store().list(s.component());
+      errors.succeeded("list");
+      return listed;
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("list", s.component(), e);
+      return null;
+    }
+  }
+
+  private void renewMember(List<Lease> listed, Instant wall) {
+    long sent = s.ticker().read();
+    try {
+      if (member == null) {
+        Lease current = listed == null ? null : find(listed, memberKey);
+        if (current == null) {
+          member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
+              Map.of(), null));
+        } else {
+          long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
+          member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
+              .renewed(wall, s.leaseDuration()));
+        }
+      } else {
+        member = s.store().update(member.renewed(wall, s.leaseDuration()));
+      }
+      lastMemberRenew = sent;
+      errors.succeeded("renew member lease");
+    } catch (LeaseConflictException e) {
+      log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
+          e.getMessage());
+      member = null;
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("renew member lease", memberKey, e);
+    }
+  }
+
+  private List<String> liveMembers(List<Lease> listed, long now) {
+    List<String> live = new ArrayList<>();
+    live.add(s.replicaId());
+    long gcAge = 10 * s.leaseNanos();
+    for (Lease lease : listed) {
+      LeaseKey key = lease.key();
+      if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
+        continue;
+      }
+      long age = observed.age(lease, now);
+      if (age >= gcAge) {
+        deleteStale(lease);
+        continue;
+      }
+      if (lease.isFree() || !lease.holder().equals(key.replicaId())) {
+        continue; // released on close, or a record whose holder is not its replica
+      }
+      if (age < s.leaseNanos()) {
+        live.add(key.replicaId());
+      }
+    }
+    return live;
+  }
+
+  private void deleteStale(Lease lease) {
+    try {
+      s.store().delete(lease);
+      log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
+          s.replicaId(), lease.key().replicaId());
+    } catch (LeaseConflictException e) {
+      log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("delete stale member lease", lease.key(), e);
+    }
+  }
+
+  private void acquire(int shard, Lease listed, long now, Instant wall) {
+    Lease mine = held.get(shard);
+    if (mine != null) {
+      renew(shard, mine, wall);
+      return;
+    }
+    Lease freeing = releasing.remove(shard);
+    if (freeing != null) {
+      renew(shard, freeing, wall); // still ours in the store: wanted again before it was freed
+      return;
+    }
+    long sent = s.ticker().read();
+    try {
+      Lease written;
+      if (listed == null) {
+        written = s.store().create(new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
+            s.leaseDuration(), wall, wall, 0, Map.of(), null));
+      } else if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
+        written = s.store().update(listed.withHolder(s.replicaId(), wall, wall, listed.transitions() + 1)
+            .renewed(wall, s.leaseDuration()));
+      } else {
+        return; // held by a live replica, or by an earlier incarnation of this one: wait for expiry
+      }
+      hold(shard, written, sent);
+      errors.succeeded("take shard lease");
+      if (listed != null && !listed.isFree()) {
+        log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
+      }
+    } catch (LeaseConflictException e) {
+      log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("take shard lease", shard, e);
+    }
+  }
+
+  private void renew(int shard, Lease mine, Instant wall) {
+    long sent = s.ticker().read();
+    try {
+      hold(shard, s.store().update(mine.renewed(wall, s.leaseDuration())), sent);
+      errors.succeeded("renew shard lease");
+    } catch (LeaseConflictException e) {
+      held.remove(shard);
+      publish("lost");
+      log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
+          shard);
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("renew shard lease", shard, e);
+    }
+  }
+
+  private void hold(int shard, Lease written, long sent) {
+    ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), written.transitions());
+    held.put(shard, written);
+  }
+
+  private void free(int shard, Instant wall) {
+    Lease mine = releasing.get(shard);
+    try {
+      s.store().update(mine.withHolder("", mine.acquireTime(), wall, mine.transitions()));
+      releasing.remove(shard);
+      errors.succeeded("free shard lease");
+    } catch (LeaseConflictException e) {
+      releasing.remove(shard); // someone else changed it: no longer ours to free
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("free shard lease", shard, e);
+    }
+  }
+
+  /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
+  private void deleteOutOfRange(List<Lease> listed, long now) {
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() >= s.shardCount()
+          && (lease.isFree() || observed.age(lease, now) >= expiry(lease))) {
+        try {
+          s.store().delete(lease);
+          log.info("{}/{}: deleted lease of shard {}, outside the shard count {}", s.component(), s.replicaId(),
+              lease.key().shard(), s.shardCount());
+        } catch (LeaseStoreException | RuntimeException e) {
+          log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),
+              lease.key(), e.toString());
+        }
+      }
+    }
+  }
+
+  /** Shards whose fencing deadline passed: out of the owned set; renewed or freed below. */
+  private void dropLapsed(long now) {
+    boolean any = false;
+    for (int shard : new ArrayList<>(held.keySet())) {
+      if (ownership.deadline(shard) - now <= 0) {
+        releasing.put(shard, held.remove(shard));
+        any = true;
+        log.warn("{}/{}: shard {} fenced: no successful renewal for {} (lease duration less the margin)",
+            s.component(), s.replicaId(), shard, Durations.format(s.leaseDuration().minus(s.fencingMargin())));
+      }
+    }
+    if (any) {
+      publish("fenced");
+    }
+  }
+
+  /** How long a shard lease must go unchanged before it may be taken. */
+  private long expiry(Lease lease) {
+    Duration declared = lease.duration();
+    if (declared != null && !declared.isNegative() && declared.compareTo(s.leaseDuration()) > 0) {
+      return declared.toNanos();
+    }
+    return s.leaseNanos();
+  }
+
+  /** Publishes the held set for {@code owns} and reports a change to the callbacks. */
+  private void publish(String reason) {
+    Set<Integer> now = new TreeSet<>(held.keySet());
+    if (now.equals(notified)) {
+      return;
+    }
+    ownership.publish(now);
+    ShardChange change = ShardChange.between(notified, now);
+    notified = change.owned();
+    log.info("{}/{}: owned shards changed ({}): acquired={} released={} owned={}", s.component(), s.replicaId(),
+        reason, change.acquired(), change.released(), change.owned().size());
+    for (OnChange listener : listeners) {
+      try {
+        listener.onChange(change);
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        log.error("{}/{}: OnChange callback {} threw; continuing", s.component(), s.replicaId(), listener, e);
+      }
+    }
+  }
+
+  private static Lease find(List<Lease> listed, LeaseKey key) {
+    for (Lease lease : listed) {
+      if (lease.key().equals(key)) {
+        return lease;
+      }
+    }
+    return null;
+  }
+}

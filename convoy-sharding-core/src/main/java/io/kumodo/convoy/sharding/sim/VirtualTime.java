@@ -1,0 +1,159 @@
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.Scheduler;
+import io.kumodo.convoy.sharding.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Comparator;
+import java.util.PriorityQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Virtual time for tests and simulation: a {@link Ticker}, a {@link Scheduler} and wall
+ * {@link Clock}s that advance only when told to. Scheduled tasks run on the thread that calls
+ * {@link #advance(Duration)}, in order of due time (ties in order of scheduling), with the time
+ * set to each task's due time, so a run is deterministic.
+ *
+ * <p>Not thread-safe: drive it from one thread.
+ */
+public final class VirtualTime implements Ticker, Scheduler {
+  private static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final PriorityQueue<Task> queue =
+      new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq));
+  private long now;
+  private long sequence;
+
+  /** Virtual time starting at 0 ns, wall clock 2026-01-01T00:00:00Z. */
+  public VirtualTime() {}
+
+  @Override
+  public long read() {
+    return now;
+  }
+
+  /** The virtual time elapsed since the start. */
+  public Duration elapsed() {
+    return Duration.ofNanos(now);
+  }
+
+  @Override
+  public Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
+    Task t = new Task(task, now + Math.max(0, unit.toNanos(delay)), sequence++);
+    queue.add(t);
+    return t;
+  }
+
+  /** Runs every task due within {@code d}, then sets the time to now + {@code d}. */
+  public void advance(Duration d) {
+    long until = now + d.toNanos();
+    while (true) {
+      Task next = queue.peek();
+      if (next == null || next.due > until) {
+        break;
+      }
+      queue.poll();
+      if (next.cancelled) {
+        continue;
+      }
+      now = Math.max(now, next.due);
+      next.done = true;
+      next.task.run();
+    }
+    now = until;
+  }
+
+  /** The number of tasks scheduled and not yet run or cancelled. */
+  public int pendingTasks() {
+    int n = 0;
+    for (Task t : queue) {
+      if (!t.cancelled) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** A wall clock on this virtual time. */
+  public Clock clock() {
+    return clock(Duration.ZERO);
+  }
+
+  /** A wall clock on this virtual time, {@code offset} ahead (negative: behind) of the true time. */
+  public Clock clock(Duration offset) {
+    return new VirtualClock(this, offset.toNanos());
+  }
+
+  private static final class VirtualClock extends Clock {
+    private final VirtualTime time;
+    private final long offset;
+
+    VirtualClock(VirtualTime time, long offset) {
+      this.time = time;
+      this.offset = offset;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return EPOCH.plusNanos(time.now + offset);
+    }
+  }
+
+  private static final class Task implements Future<Object> {
+    final Runnable task;
+    final long due;
+    final long seq;
+    boolean cancelled;
+    boolean done;
+
+    Task(Runnable task, long due, long seq) {
+      this.task = task;
+      this.due = due;
+      this.seq = seq;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      if (done || cancelled) {
+        return false;
+      }
+      cancelled = true;
+      return true;
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled;
+    }
+
+    @Override
+    public boolean isDone() {
+      return done || cancelled;
+    }
+
+    @Override
+    public Object get() {
+      return null;
+    }
+
+    @Override
+    public Object get(long timeout, TimeUnit unit) {
+      return null;
+    }
+
+  }
+}

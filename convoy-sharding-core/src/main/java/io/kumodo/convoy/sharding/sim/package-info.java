@@ -1,0 +1,5 @@
+/**
+ * Virtual time and simulation support: run many coordinators deterministically, without
+ * sleeping, over an {@link io.kumodo.convoy.sharding.InMemoryLeaseStore}.
+ */
+package io.kumodo.convoy.sharding.sim;

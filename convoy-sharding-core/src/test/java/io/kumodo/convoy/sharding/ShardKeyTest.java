@@ -1,0 +1,97 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ShardKeyTest {
+
+  /** Reference: FNV-1a over String.getBytes(UTF_8). */
+  static int reference(String s) {
+    int h = 0x811C9DC5;
+    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xFF;
+      h *= 0x01000193;
+    }
+    return h;
+  }
+
+  @ParameterizedTest(name = "fnv1a32(\"{0}\") = {1}")
+  @CsvSource(delimiter = '|', value = {
+      "''|811c9dc5",
+      "a|e40c292c",
+      "b|e70c2de5",
+      "c|e60c2c52",
+      "foo|a9f37ed7",
+      "foob|3f5076ef",
+      "fooba|39aaa18a",
+      "foobar|bf9cf968",
+      "chongo was here!\\n|d49930d5",
+  })
+  void matchesThePublishedFnv1a32TestVectors(String input, String hex) {
+    String s = input.replace("\\n", "\n");
+    assertThat(Integer.toHexString(ShardKey.fnv1a32(s))).isEqualTo(hex);
+  }
+
+  @Test
+  void hashesNonAsciiKeysAsTheirUtf8Bytes() {
+    String[] keys = {"café/ünïcödé", "日本/東京", "ns/emoji-\uD83D\uDE80-rocket", "\uD800lone-high", "lone-low\uDC00",
+        "end-high\uD83D", "ß/∑/€/\u07FF/\u0800/\uFFFF"};
+    for (String k : keys) {
+      assertThat(ShardKey.fnv1a32(k)).as(k).isEqualTo(reference(k));
+    }
+  }
+
+  @Test
+  void hashesRandomUnicodeStringsLikeGetBytes() {
+    Random random = new Random(42);
+    for (int n = 0; n < 10_000; n++) {
+      StringBuilder sb = new StringBuilder();
+      int len = random.nextInt(40);
+      for (int i = 0; i < len; i++) {
+        switch (random.nextInt(5)) {
+          case 0 -> sb.append((char) random.nextInt(0x80));
+          case 1 -> sb.append((char) (0x80 + random.nextInt(0x780)));
+          case 2 -> sb.append((char) (0x800 + random.nextInt(0xF800)));
+          case 3 -> sb.appendCodePoint(0x10000 + random.nextInt(0x100000));
+          default -> sb.append((char) (0xD800 + random.nextInt(0x800)));
+        }
+      }
+      String s = sb.toString();
+      assertThat(ShardKey.fnv1a32(s)).as("%s", s).isEqualTo(reference(s));
+    }
+  }
+
+  @Test
+  void shardReadsTheHashAsUnsigned() {
+    // fnv1a32("foobar") = 0xbf9cf968 is negative as an int; unsigned it is 3214735720.
+    assertThat(ShardKey.shardOf("foobar", 32)).isEqualTo((int) (3214735720L % 32));
+    assertThat(ShardKey.shardOf("foobar", 1000)).isEqualTo((int) (3214735720L % 1000));
+    for (int i = 0; i < 1000; i++) {
+      assertThat(ShardKey.shardOf("key-" + i, 7)).isBetween(0, 6);
+    }
+  }
+
+  @Test
+  void namespacedKeyIsNamespaceSlashName() {
+    assertThat(ShardKey.shardOf("team-a", "web", 32)).isEqualTo(ShardKey.shardOf("team-a/web", 32));
+    assertThat(ShardKey.shardOf("ñs", "名前", 977)).isEqualTo(ShardKey.shardOf("ñs/名前", 977));
+  }
+
+  @Test
+  void clusterScopedKeyIsTheNameAlone() {
+    assertThat(ShardKey.shardOf(null, "prod-eu", 32)).isEqualTo(ShardKey.shardOf("prod-eu", 32));
+    assertThat(ShardKey.shardOf("", "prod-eu", 32)).isEqualTo(ShardKey.shardOf("prod-eu", 32));
+  }
+
+  @Test
+  void rejectsAShardCountBelowOne() {
+    assertThatThrownBy(() -> ShardKey.shardOf("a", 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shardCount");
+  }
+}
