@@ -168,6 +168,21 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
+   * Adds an OnChange callback to a built coordinator, for a component (such as a
+   * {@code ShardGate}) that needs the coordinator to exist first. Added before {@link #prime()}
+   * it sees every change; added later, the changes from then on.
+   */
+  public void addOnChange(OnChange listener) {
+    Objects.requireNonNull(listener, "listener");
+    tickLock.lock();
+    try {
+      rule.addListener(listener);
+    } finally {
+      tickLock.unlock();
+    }
+  }
+
+  /**
    * True when this replica owns {@code shard} now. Reads memory only, takes no lock and
    * allocates nothing. False for an index outside {@code [0, shardCount)}.
    */

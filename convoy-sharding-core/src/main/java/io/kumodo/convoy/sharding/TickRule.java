@@ -63,7 +63,7 @@ final class TickRule {
   TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
     this.s = settings;
     this.ownership = ownership;
-    this.listeners = List.copyOf(listeners);
+    this.listeners = new java.util.concurrent.CopyOnWriteArrayList<>(listeners);
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
   }
@@ -161,6 +161,10 @@ final class TickRule {
       }
     }
     return next;
+  }
+
+  void addListener(OnChange listener) {
+    listeners.add(listener);
   }
 
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
