@@ -1,0 +1,85 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Invalid options fail at build() with a message naming the option, the value and the allowed range. */
+class BuilderValidationTest {
+
+  private static Coordinator.Builder valid() {
+    return Coordinator.builder().component("convoy-cm").replicaId("cm-a").leaseStore(new InMemoryLeaseStore());
+  }
+
+  static Stream<Arguments> invalid() {
+    return Stream.of(
+        Arguments.of("missing component", (UnaryOperator<Coordinator.Builder>) b -> b.component(null),
+            "component must be a DNS label of 1 to 40 characters", "null"),
+        Arguments.of("blank component", (UnaryOperator<Coordinator.Builder>) b -> b.component(" "),
+            "component must be", "\" \""),
+        Arguments.of("uppercase component", (UnaryOperator<Coordinator.Builder>) b -> b.component("Convoy"),
+            "component must be", "\"Convoy\""),
+        Arguments.of("long component", (UnaryOperator<Coordinator.Builder>) b -> b.component("c".repeat(41)),
+            "1 to 40 characters", "ccc"),
+        Arguments.of("missing replica", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId(null),
+            "replicaId must be a DNS subdomain name of 1 to 253 characters", "null"),
+        Arguments.of("replica with slash", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("a/b"),
+            "replicaId must be", "\"a/b\""),
+        Arguments.of("replica too long", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("r".repeat(254)),
+            "1 to 253 characters", "rrr"),
+        Arguments.of("zero shards", (UnaryOperator<Coordinator.Builder>) b -> b.shardCount(0),
+            "shardCount must be between 1 and 65536", ": 0"),
+        Arguments.of("too many shards", (UnaryOperator<Coordinator.Builder>) b -> b.shardCount(65537),
+            "shardCount must be between 1 and 65536", ": 65537"),
+        Arguments.of("zero lease", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ZERO),
+            "leaseDuration must be greater than 0s", ": 0s"),
+        Arguments.of("negative renew", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofSeconds(-1)),
+            "renewInterval must be greater than 0s", ": -1s"),
+        Arguments.of("renew not shorter", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofSeconds(40)),
+            "renewInterval must be shorter than leaseDuration", "40s >= 30s"),
+        Arguments.of("renew equal", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ofSeconds(10)),
+            "renewInterval must be shorter than leaseDuration", "10s >= 10s"),
+        Arguments.of("margin too big", (UnaryOperator<Coordinator.Builder>) b -> b.fencingMargin(Duration.ofSeconds(20)),
+            "fencingMargin must be at least 0s and less than leaseDuration - renewInterval (20s)", ": 20s"),
+        Arguments.of("negative margin", (UnaryOperator<Coordinator.Builder>) b -> b.fencingMargin(Duration.ofSeconds(-1)),
+            "fencingMargin must be at least 0s", ": -1s"),
+        Arguments.of("zero close timeout", (UnaryOperator<Coordinator.Builder>) b -> b.closeTimeout(Duration.ZERO),
+            "closeTimeout must be greater than 0s", ": 0s"),
+        Arguments.of("no store", (UnaryOperator<Coordinator.Builder>) b -> b.leaseStore(null),
+            "leaseStore is required", "leaseStore"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalid")
+  void rejectsAnInvalidOptionNamingItsValueAndRange(String name, UnaryOperator<Coordinator.Builder> change,
+      String message, String value) {
+    assertThatThrownBy(() -> change.apply(valid()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message)
+        .hasMessageContaining(value);
+  }
+
+  @Test
+  void theDefaultsAreTheSpecs() {
+    Coordinator c = valid().build();
+    assertThat(c.shardCount()).isEqualTo(32);
+    assertThat(c.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void acceptsAPodNameOf253CharactersAndTheEdgesOfEveryRange() {
+    valid().replicaId("a".repeat(100) + "." + "b".repeat(152)).build();
+    valid().shardCount(1).build();
+    valid().shardCount(65536).build();
+    valid().leaseDuration(Duration.ofMillis(2)).renewInterval(Duration.ofMillis(1)).build();
+    valid().fencingMargin(Duration.ZERO).build();
+  }
+}

@@ -1,0 +1,78 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.sim.VirtualTime;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Two replicas write one lease at the same time: the resource version lets exactly one win. */
+class ConcurrentTakeoverTest {
+
+  /** Holds every create of shard 0 until both replicas have read the store and try it. */
+  static final class RendezvousStore implements LeaseStore {
+    final InMemoryLeaseStore delegate = new InMemoryLeaseStore();
+    final CyclicBarrier barrier = new CyclicBarrier(2);
+
+    @Override
+    public List<Lease> list(String component) {
+      return delegate.list(component);
+    }
+
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == 0 && barrier.getParties() > 0) {
+        try {
+          barrier.await(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // The second attempt (next tick) runs alone: the barrier is broken, go on.
+        }
+      }
+      return delegate.create(lease);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      return delegate.update(lease);
+    }
+
+    @Override
+    public void delete(Lease lease) throws LeaseStoreException {
+      delegate.delete(lease);
+    }
+  }
+
+  private static Coordinator replica(String id, LeaseStore store, VirtualTime time) {
+    return Coordinator.builder().component("convoy-cm").replicaId(id).shardCount(1)
+        .leaseStore(store).ticker(time).clock(time.clock()).scheduler(time).build();
+  }
+
+  @Test
+  void exactlyOneOfTwoConcurrentWritersWinsAndTheOtherRetriesNextTick() throws Exception {
+    RendezvousStore store = new RendezvousStore();
+    VirtualTime time = new VirtualTime();
+    Coordinator a = replica("cm-a", store, time);
+    Coordinator b = replica("cm-b", store, time);
+    // Both start at once: each sees only itself, wants shard 0, and creates its lease at the same moment.
+    CompletableFuture<Void> fa = CompletableFuture.runAsync(a::prime);
+    CompletableFuture<Void> fb = CompletableFuture.runAsync(b::prime);
+    CompletableFuture.allOf(fa, fb).get(20, TimeUnit.SECONDS);
+
+    assertThat(a.owns(0) ^ b.owns(0)).as("exactly one owns shard 0").isTrue();
+    Coordinator winner = a.owns(0) ? a : b;
+    Coordinator loser = winner == a ? b : a;
+    assertThat(store.delegate.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo(winner.replicaId());
+
+    // The loser tries again at its next tick; the lease is held by a live replica, so it waits.
+    loser.tickNow();
+    assertThat(loser.owns(0)).isFalse();
+    // Once the winner frees it (it is closed), the loser takes it at its next tick.
+    winner.close();
+    loser.tickNow();
+    assertThat(loser.owns(0)).isTrue();
+  }
+}
