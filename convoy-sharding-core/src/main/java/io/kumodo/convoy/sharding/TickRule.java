@@ -294,12 +294,34 @@ final class TickRule {
       hold(shard, s.store().update(mine.renewed(wall, s.leaseDuration())), sent);
       errors.succeeded("renew shard lease");
     } catch (LeaseConflictException e) {
+      Lease current = reread(mine.key());
+      if (current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
+          && !java.util.Objects.equals(current.resourceVersion(), mine.resourceVersion())) {
+        // Another writer touched the lease (e.g. an annotation) but nobody took it: every take changes the
+        // holder or increments the transitions. Renew on the new version.
+        try {
+          hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), sent);
+          return;
+        } catch (LeaseStoreException | RuntimeException again) {
+          log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+              shard, again.toString());
+        }
+      }
       held.remove(shard);
       publish("lost");
       log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
           shard);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("renew shard lease", shard, e);
+    }
+  }
+
+  /** The current record of {@code key} from a fresh listing, or null. */
+  private Lease reread(LeaseKey key) {
+    try {
+      return find(s.store().list(s.component()), key);
+    } catch (LeaseStoreException | RuntimeException e) {
+      return null;
     }
   }
 

@@ -70,4 +70,29 @@ class LocalFencingTest {
     cluster.run(Duration.ofSeconds(60));
     assertThat(c.coordinator.fencingToken(0)).isGreaterThan(second);
   }
+
+  @Test
+  void anOutsideWriteThatKeepsTheHolderDoesNotCostTheShard() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    LeaseKey key = LeaseKey.shard("convoy-cm", 1);
+    Lease touched = cluster.store.get(key).withAnnotations(java.util.Map.of("note", "kubectl annotate"));
+    cluster.store.put(touched);
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.owns(1)).isTrue();
+    assertThat(a.changes).hasSize(1);
+    assertThat(cluster.store.get(key).annotations()).containsEntry("note", "kubectl annotate");
+  }
+
+  @Test
+  void aTakeByAnotherWriterCostsTheShardAtTheNextRenewal() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    LeaseKey key = LeaseKey.shard("convoy-cm", 1);
+    Lease stolen = cluster.store.get(key);
+    cluster.store.put(stolen.withHolder("intruder", stolen.acquireTime(), stolen.renewTime(), stolen.transitions() + 1));
+    cluster.time.advance(TestCluster.RENEW);
+    assertThat(a.coordinator.owns(1)).isFalse();
+    assertThat(a.changes).last().satisfies(c -> assertThat(c.released()).containsExactly(1));
+  }
 }
