@@ -27,6 +27,7 @@ public final class VirtualTime implements Ticker, Scheduler {
       new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq));
   private long now;
   private long sequence;
+  private Runnable afterEach = () -> {};
 
   /** Virtual time starting at 0 ns, wall clock 2026-01-01T00:00:00Z. */
   public VirtualTime() {}
@@ -63,8 +64,14 @@ public final class VirtualTime implements Ticker, Scheduler {
       now = Math.max(now, next.due);
       next.done = true;
       next.task.run();
+      afterEach.run();
     }
     now = until;
+  }
+
+  /** Runs {@code check} after every task, e.g. to test an invariant at every virtual instant. */
+  public void afterEachTask(Runnable check) {
+    this.afterEach = check;
   }
 
   /** The number of tasks scheduled and not yet run or cancelled. */

@@ -1,0 +1,74 @@
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.Scheduler;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One replica's scheduler on the shared virtual time: after a crash ({@link #killed}) nothing
+ * runs; during a GC pause a task that comes due waits until the pause ends.
+ */
+final class SimScheduler implements Scheduler {
+  private final VirtualTime time;
+  boolean killed;
+  long pausedUntil;
+
+  SimScheduler(VirtualTime time) {
+    this.time = time;
+  }
+
+  @Override
+  public Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
+    Handle handle = new Handle();
+    handle.inner = time.schedule(() -> fire(task, handle), delay, unit);
+    return handle;
+  }
+
+  private void fire(Runnable task, Handle handle) {
+    if (killed || handle.cancelled) {
+      return;
+    }
+    if (time.read() < pausedUntil) {
+      handle.inner = time.schedule(() -> fire(task, handle), pausedUntil - time.read(), TimeUnit.NANOSECONDS);
+      return;
+    }
+    handle.done = true;
+    task.run();
+  }
+
+  private static final class Handle implements Future<Object> {
+    Future<?> inner;
+    boolean cancelled;
+    boolean done;
+
+    @Override
+    public boolean cancel(boolean mayInterrupt) {
+      if (done || cancelled) {
+        return false;
+      }
+      cancelled = true;
+      inner.cancel(false);
+      return true;
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled;
+    }
+
+    @Override
+    public boolean isDone() {
+      return done || cancelled;
+    }
+
+    @Override
+    public Object get() {
+      return null;
+    }
+
+    @Override
+    public Object get(long timeout, TimeUnit unit) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * One replica's view of the shared store, with faults: a partition fails every call; flaky
+ * writes fail before they are applied, or are applied and then reported failed (a lost
+ * response, as a slow write that times out).
+ */
+final class SimStore implements LeaseStore {
+  private final InMemoryLeaseStore delegate;
+  private final VirtualTime time;
+  private final Random random;
+  long partitionedUntil;
+  long flakyUntil;
+
+  SimStore(InMemoryLeaseStore delegate, VirtualTime time, Random random) {
+    this.delegate = delegate;
+    this.time = time;
+    this.random = random;
+  }
+
+  private void before() throws LeaseStoreException {
+    if (time.read() < partitionedUntil) {
+      throw new LeaseStoreException("partitioned");
+    }
+    if (time.read() < flakyUntil && random.nextInt(10) < 3) {
+      throw new LeaseStoreException("injected 500");
+    }
+  }
+
+  private void after() throws LeaseStoreException {
+    if (time.read() < flakyUntil && random.nextInt(10) < 3) {
+      throw new LeaseStoreException("injected timeout after the write was applied");
+    }
+  }
+
+  @Override
+  public List<Lease> list(String component) throws LeaseStoreException {
+    before();
+    return delegate.list(component);
+  }
+
+  @Override
+  public Lease create(Lease lease) throws LeaseStoreException {
+    before();
+    Lease written = delegate.create(lease);
+    after();
+    return written;
+  }
+
+  @Override
+  public Lease update(Lease lease) throws LeaseStoreException {
+    before();
+    Lease written = delegate.update(lease);
+    after();
+    return written;
+  }
+
+  @Override
+  public void delete(Lease lease) throws LeaseStoreException {
+    before();
+    delegate.delete(lease);
+    after();
+  }
+}
