@@ -1,0 +1,52 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardKey;
+import java.util.Map;
+import java.util.function.Function;
+
+/** ConfigMaps as the sharded objects of the tests, including the spec's Release case. */
+final class ConfigMaps {
+  static final String NS = "convoy";
+  /** The data field of a "release" ConfigMap that names its "cluster" ConfigMap. */
+  static final String CLUSTER_REF = "clusterRef";
+  /** The Release shard key: the key of the referenced cluster, in the release's namespace. */
+  static final Function<ConfigMap, String> CLUSTER_KEY = cm -> {
+    String ref = cm.getData() == null ? null : cm.getData().get(CLUSTER_REF);
+    return ref == null ? null : cm.getMetadata().getNamespace() + "/" + ref;
+  };
+
+  private ConfigMaps() {}
+
+  static ConfigMap plain(String name) {
+    return new ConfigMapBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
+        .withData(Map.of("v", "1")).build();
+  }
+
+  static ConfigMap release(String name, String cluster) {
+    return new ConfigMapBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
+        .withData(Map.of(CLUSTER_REF, cluster)).build();
+  }
+
+  /** The first name {@code <prefix>-<i>} in namespace {@link #NS} whose default shard is {@code shard}. */
+  static String nameInShard(String prefix, int shard, int shardCount) {
+    for (int i = 0; ; i++) {
+      String name = prefix + "-" + i;
+      if (ShardKey.shardOf(NS, name, shardCount) == shard) {
+        return name;
+      }
+    }
+  }
+
+  /** A name whose default shard is owned (or not) by {@code c}. */
+  static String nameOwnedBy(Coordinator c, boolean owned, String prefix) {
+    for (int i = 0; ; i++) {
+      String name = prefix + "-" + i;
+      if (c.owns(ShardKey.shardOf(NS, name, c.shardCount())) == owned) {
+        return name;
+      }
+    }
+  }
+}
