@@ -1,0 +1,66 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+
+/**
+ * The enqueue filter of a {@link ShardGate}: object events pass to the delegate only for owned
+ * shards; list callbacks always pass.
+ */
+final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHandler<T> {
+  private final ShardGate<T> gate;
+  private final ResourceEventHandler<? super T> delegate;
+
+  OwnedEventFilter(ShardGate<T> gate, ResourceEventHandler<? super T> delegate) {
+    this.gate = gate;
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void onAdd(T obj) {
+    gate.objectSeen(obj);
+    if (gate.owns(obj)) {
+      delegate.onAdd(obj);
+    }
+  }
+
+  /** Passes when the new or the old object is in an owned shard: a move out is seen by the old owner. */
+  @Override
+  public void onUpdate(T oldObj, T newObj) {
+    gate.objectSeen(newObj);
+    if (gate.owns(newObj) || (oldObj != null && gate.owns(oldObj))) {
+      delegate.onUpdate(oldObj, newObj);
+    }
+  }
+
+  /**
+   * Judges by the last known state, which fabric8 passes also when the final state is unknown
+   * (the delete happened while the watch was down); exact when the shard key never changes.
+   */
+  @Override
+  public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+    if (obj == null) {
+      return;
+    }
+    int shard = gate.shardOf(obj);
+    if (gate.coordinator().owns(shard)) {
+      gate.deletePassed(obj, shard);
+      delegate.onDelete(obj, deletedFinalStateUnknown);
+    }
+  }
+
+  @Override
+  public void onNothing() {
+    delegate.onNothing();
+  }
+
+  @Override
+  public void onBeforeList(String resourceVersion) {
+    delegate.onBeforeList(resourceVersion);
+  }
+
+  @Override
+  public void onList(String resourceVersion, boolean synced) {
+    delegate.onList(resourceVersion, synced);
+  }
+}
