@@ -1,0 +1,255 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Deletable;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseConflictException;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A {@link LeaseStore} over {@code coordination.k8s.io/v1} Lease objects in one namespace,
+ * through a fabric8 {@link KubernetesClient}. Names, labels and the replica-ID annotation are
+ * described in {@link LeaseNames}; the fields used are {@code spec.holderIdentity} (the replica
+ * ID, {@code ""} when free), {@code leaseDurationSeconds} (whole seconds rounded up, at least 1),
+ * {@code acquireTime}, {@code renewTime} (UTC, microseconds) and {@code leaseTransitions}.
+ *
+ * <p>What it promises:
+ *
+ * <ul>
+ *   <li>{@link #list} is served from a watch cache: one informer per component, filtered by the
+ *       component label, started at the first {@code list} or {@code watch} of that component.
+ *       The first {@code list} waits for the cache to sync, at most the
+ *       {@linkplain Builder#syncTimeout sync timeout}; later calls send no request. A steady-state
+ *       coordinator tick therefore sends only its writes.
+ *   <li>Objects that carry the component label but do not follow {@link LeaseNames} (no spec, a
+ *       missing or non-positive duration, an unknown role, a name that disagrees with its labels
+ *       or annotation) are left out of {@code list} and logged once per object version. One with
+ *       the name of a real lease blocks that lease until it is fixed or deleted.
+ *   <li>Every write is one request guarded by the resource version: {@link #update} is a PUT
+ *       carrying {@code metadata.resourceVersion}, {@link #delete} sends it as a precondition. HTTP
+ *       409 (stale version, or create of an existing name) and 404 on update or delete throw
+ *       {@link LeaseConflictException}; any other failure throws {@link LeaseStoreException}.
+ *       Fields of the object that the record does not model (other labels, owner references,
+ *       {@code preferredHolder}) are kept when the store knows the version being replaced.
+ *   <li>{@link #watch} calls its listener on every add, update and delete of the component's
+ *       leases.
+ * </ul>
+ *
+ * <p>Thread-safe; several coordinators may share one store. The client stays the caller's:
+ * {@link #close()} stops the informers only. The informers also stop when the client closes.
+ */
+public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
+  /** How long the first {@code list} of a component waits for its cache by default, 10 s. */
+  public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(10);
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final Duration syncTimeout;
+  private final Map<String, List<Runnable>> listeners = new ConcurrentHashMap<>();
+  /** The objects this store last wrote, by name: the base of the next write of that version. */
+  private final Map<String, io.fabric8.kubernetes.api.model.coordination.v1.Lease> written =
+      new ConcurrentHashMap<>();
+  // Guarded by this.
+  private final Map<String, ComponentLeases> caches = new ConcurrentHashMap<>();
+  private boolean closed;
+
+  /** A store of the leases in {@code namespace}, with the default sync timeout. */
+  public KubernetesLeaseStore(KubernetesClient client, String namespace) {
+    this(builder(client, namespace));
+  }
+
+  private KubernetesLeaseStore(Builder b) {
+    this.client = b.client;
+    this.namespace = b.namespace;
+    this.syncTimeout = b.syncTimeout;
+  }
+
+  /** A builder for a store with options. */
+  public static Builder builder(KubernetesClient client, String namespace) {
+    return new Builder(client, namespace);
+  }
+
+  /** The namespace of the Lease objects. */
+  public String namespace() {
+    return namespace;
+  }
+
+  @Override
+  public List<Lease> list(String component) throws LeaseStoreException {
+    ComponentLeases cache = cache(component);
+    if (cache == null) {
+      throw new LeaseStoreException("KubernetesLeaseStore of namespace " + namespace + " is closed");
+    }
+    return cache.list(syncTimeout);
+  }
+
+  @Override
+  public Lease create(Lease lease) throws LeaseStoreException {
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease object = LeaseCodec.encode(lease, namespace, null);
+    object.getMetadata().setResourceVersion(null);
+    try {
+      return stored(lease.key(), client.resource(object).create());
+    } catch (RuntimeException e) {
+      throw failure("create", lease.key(), e, false);
+    }
+  }
+
+  @Override
+  public Lease update(Lease lease) throws LeaseStoreException {
+    if (lease.resourceVersion() == null) {
+      throw new IllegalArgumentException("update needs the resourceVersion it replaces: " + lease.key());
+    }
+    String name = LeaseNames.name(lease.key());
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
+        LeaseCodec.encode(lease, namespace, base(lease.key().component(), name, lease.resourceVersion()));
+    try {
+      // A PUT with metadata.resourceVersion set: one request, 409 when the version is stale.
+      return stored(lease.key(), client.resource(object).update());
+    } catch (RuntimeException e) {
+      throw failure("update", lease.key(), e, true);
+    }
+  }
+
+  @Override
+  public void delete(Lease lease) throws LeaseStoreException {
+    String name = LeaseNames.name(lease.key());
+    List<StatusDetails> deleted;
+    try {
+      Resource<io.fabric8.kubernetes.api.model.coordination.v1.Lease> resource =
+          client.leases().inNamespace(namespace).withName(name);
+      Deletable deletable = lease.resourceVersion() == null ? resource : resource.lockResourceVersion(lease.resourceVersion());
+      deleted = deletable.delete();
+    } catch (RuntimeException e) {
+      throw failure("delete", lease.key(), e, true);
+    } finally {
+      written.remove(name);
+    }
+    if (deleted.isEmpty()) {
+      throw new LeaseConflictException("delete " + lease.key() + ": Lease " + namespace + "/" + name + " not found");
+    }
+  }
+
+  @Override
+  public AutoCloseable watch(String component, Runnable listener) {
+    Objects.requireNonNull(listener, "listener");
+    List<Runnable> list = listeners(component);
+    list.add(listener);
+    cache(component);
+    return () -> list.remove(listener);
+  }
+
+  /** Stops the informers; later {@code list} calls fail. Writes still work. Idempotent. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    caches.values().forEach(ComponentLeases::close);
+    caches.clear();
+  }
+
+  @Override
+  public String toString() {
+    return "KubernetesLeaseStore{" + namespace + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** The running cache of {@code component}, started (or restarted after it stopped); null once closed. */
+  private synchronized ComponentLeases cache(String component) {
+    if (closed) {
+      return null;
+    }
+    ComponentLeases cache = caches.get(component);
+    if (cache == null || cache.isStopped()) {
+      cache = new ComponentLeases(client, namespace, component, listeners(component));
+      caches.put(component, cache);
+    }
+    return cache;
+  }
+
+  private List<Runnable> listeners(String component) {
+    return listeners.computeIfAbsent(component, c -> new CopyOnWriteArrayList<>());
+  }
+
+  /** The stored object {@code name} at {@code version}, if this store has seen it; else null. */
+  private io.fabric8.kubernetes.api.model.coordination.v1.Lease base(String component, String name,
+      String version) {
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease mine = written.get(name);
+    if (mine != null && version.equals(mine.getMetadata().getResourceVersion())) {
+      return mine;
+    }
+    ComponentLeases cache = caches.get(component);
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease cached = cache == null ? null : cache.cached(name);
+    if (cached != null && version.equals(cached.getMetadata().getResourceVersion())) {
+      return cached;
+    }
+    return null;
+  }
+
+  /** Remembers the object the server returned and converts it back to a record. */
+  private Lease stored(LeaseKey key, io.fabric8.kubernetes.api.model.coordination.v1.Lease object)
+      throws LeaseStoreException {
+    LeaseCodec.Decoded d = LeaseCodec.decode(key.component(), object);
+    if (d.problem() != null) {
+      throw new LeaseStoreException("the API server returned a Lease for " + key + " that cannot be read: "
+          + d.problem());
+    }
+    written.put(object.getMetadata().getName(), object);
+    return d.lease();
+  }
+
+  private LeaseStoreException failure(String operation, LeaseKey key, RuntimeException e, boolean notFoundIsConflict) {
+    String what = operation + " " + key + " (Lease " + namespace + "/" + LeaseNames.name(key) + ")";
+    if (e instanceof KubernetesClientException k) {
+      if (k.getCode() == 409) {
+        return new LeaseConflictException(what + ": conflict: " + k.getMessage(), e);
+      }
+      if (k.getCode() == 404 && notFoundIsConflict) {
+        written.remove(LeaseNames.name(key));
+        return new LeaseConflictException(what + ": not found", e);
+      }
+      return new LeaseStoreException(what + " failed" + (k.getCode() > 0 ? " with HTTP " + k.getCode() : "")
+          + ": " + k.getMessage(), e);
+    }
+    return new LeaseStoreException(what + " failed: " + e, e);
+  }
+
+  /** Options of a {@link KubernetesLeaseStore}. */
+  public static final class Builder {
+    private final KubernetesClient client;
+    private final String namespace;
+    private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
+
+    private Builder(KubernetesClient client, String namespace) {
+      this.client = Objects.requireNonNull(client, "client");
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+    }
+
+    /**
+     * How long the first {@code list} of a component waits for its watch cache before it throws
+     * {@link LeaseStoreException}; default 10 s. Greater than zero.
+     */
+    public Builder syncTimeout(Duration syncTimeout) {
+      if (syncTimeout == null || syncTimeout.isNegative() || syncTimeout.isZero()) {
+        throw new IllegalArgumentException("syncTimeout must be greater than 0: " + syncTimeout);
+      }
+      this.syncTimeout = syncTimeout;
+      return this;
+    }
+
+    /** The store. */
+    public KubernetesLeaseStore build() {
+      return new KubernetesLeaseStore(this);
+    }
+  }
+}
