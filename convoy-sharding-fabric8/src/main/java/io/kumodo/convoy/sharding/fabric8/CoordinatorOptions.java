@@ -1,0 +1,326 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.Durations;
+import io.kumodo.convoy.sharding.LeaseStore;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * The sharding flags of the convoy binaries, parsed from the command line and the environment:
+ *
+ * <pre>
+ *   --shards int                     S, 1 to 65536 (default 32)
+ *   --replica-id string              default $POD_NAME, then the hostname, lowercased
+ *   --lease-namespace string         default $POD_NAMESPACE, then convoy-system
+ *   --lease-duration duration        default 30s
+ *   --lease-renew-interval duration  default 10s, shorter than --lease-duration
+ * </pre>
+ *
+ * <p>Both {@code --flag value} and {@code --flag=value} are accepted; the last occurrence wins.
+ * Durations take the Go form ({@code 30s}, {@code 1m30s}, {@code 500ms}). What it promises: a
+ * parsed instance holds values that {@link Coordinator.Builder} accepts (for any component that
+ * is a valid name); an unknown flag or a bad value throws {@link OptionsException}, whose one-line
+ * message names the flag and the allowed values. {@link #parseKnown} leaves flags it does not know
+ * to the application. Immutable.
+ */
+public final class CoordinatorOptions {
+  /** {@code --shards}. */
+  public static final String SHARDS = "--shards";
+  /** {@code --replica-id}. */
+  public static final String REPLICA_ID = "--replica-id";
+  /** {@code --lease-namespace}. */
+  public static final String LEASE_NAMESPACE = "--lease-namespace";
+  /** {@code --lease-duration}. */
+  public static final String LEASE_DURATION = "--lease-duration";
+  /** {@code --lease-renew-interval}. */
+  public static final String LEASE_RENEW_INTERVAL = "--lease-renew-interval";
+  /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
+  public static final String DEFAULT_LEASE_NAMESPACE = "convoy-system";
+
+  private static final List<String> FLAGS =
+      List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION, LEASE_RENEW_INTERVAL);
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private final int shards;
+  private final String replicaId;
+  private final String leaseNamespace;
+  private final Duration leaseDuration;
+  private final Duration leaseRenewInterval;
+
+  private CoordinatorOptions(int shards, String replicaId, String leaseNamespace, Duration leaseDuration,
+      Duration leaseRenewInterval) {
+    this.shards = shards;
+    this.replicaId = replicaId;
+    this.leaseNamespace = leaseNamespace;
+    this.leaseDuration = leaseDuration;
+    this.leaseRenewInterval = leaseRenewInterval;
+  }
+
+  /** The options and the arguments {@link #parseKnown} did not recognise, in their order. */
+  public record Parsed(CoordinatorOptions options, List<String> unrecognized) {}
+
+  /**
+   * Parses {@code args} strictly: any argument that is not one of the five flags (with its value)
+   * throws. Defaults come from {@code env} and the local host name.
+   *
+   * @throws OptionsException naming the first bad flag
+   */
+  public static CoordinatorOptions parse(List<String> args, Map<String, String> env) {
+    return parse(args, env, CoordinatorOptions::localHostName);
+  }
+
+  /** {@link #parse(List, Map)} with the host name from {@code hostname} (may return null). */
+  public static CoordinatorOptions parse(List<String> args, Map<String, String> env, Supplier<String> hostname) {
+    return parse(args, env, hostname, true).options();
+  }
+
+  /**
+   * Parses the five flags and returns every other argument, in order, for the application: an
+   * unknown {@code --flag value} pair comes back as two arguments, and everything from a
+   * {@code --} on comes back as is. Bad values of the five flags still throw.
+   *
+   * @throws OptionsException naming the first bad flag
+   */
+  public static Parsed parseKnown(List<String> args, Map<String, String> env) {
+    return parseKnown(args, env, CoordinatorOptions::localHostName);
+  }
+
+  /** {@link #parseKnown(List, Map)} with the host name from {@code hostname} (may return null). */
+  public static Parsed parseKnown(List<String> args, Map<String, String> env, Supplier<String> hostname) {
+    return parse(args, env, hostname, false);
+  }
+
+  /** The help text of the five flags, one per line, with their defaults. */
+  public static String usage() {
+    return String.format(Locale.ROOT, ""
+        + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
+        + "  %-32s this replica's ID, a DNS subdomain name (default $POD_NAME, then the hostname)%n"
+        + "  %-32s the namespace of the Lease objects (default $POD_NAMESPACE, then %s)%n"
+        + "  %-32s how long a lease lasts without renewal (default %s)%n"
+        + "  %-32s the time between ticks, shorter than %s (default %s)%n",
+        SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
+        REPLICA_ID + " string",
+        LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
+        LEASE_DURATION + " duration", Durations.format(Coordinator.Builder.DEFAULT_LEASE_DURATION),
+        LEASE_RENEW_INTERVAL + " duration", LEASE_DURATION,
+        Durations.format(Coordinator.Builder.DEFAULT_RENEW_INTERVAL));
+  }
+
+  /** S, the shard count. */
+  public int shards() {
+    return shards;
+  }
+
+  /** This replica's ID. */
+  public String replicaId() {
+    return replicaId;
+  }
+
+  /** The namespace of the Lease objects. */
+  public String leaseNamespace() {
+    return leaseNamespace;
+  }
+
+  /** The lease duration. */
+  public Duration leaseDuration() {
+    return leaseDuration;
+  }
+
+  /** The renew interval. */
+  public Duration leaseRenewInterval() {
+    return leaseRenewInterval;
+  }
+
+  /** A {@link KubernetesLeaseStore} in the lease namespace; the caller closes it. */
+  public KubernetesLeaseStore leaseStore(KubernetesClient client) {
+    return new KubernetesLeaseStore(client, leaseNamespace);
+  }
+
+  /**
+   * A coordinator builder for {@code component} (e.g. {@code convoy-cm} or {@code convoy-obs})
+   * with these options and {@code store}; add OnChange callbacks and build.
+   */
+  public Coordinator.Builder coordinatorBuilder(String component, LeaseStore store) {
+    return Coordinator.builder()
+        .component(component)
+        .replicaId(replicaId)
+        .shardCount(shards)
+        .leaseDuration(leaseDuration)
+        .renewInterval(leaseRenewInterval)
+        .leaseStore(store);
+  }
+
+  /**
+   * {@link #coordinatorBuilder(String, LeaseStore)} with a new {@link KubernetesLeaseStore} on
+   * {@code client} in the lease namespace. That store's informers stop when the client is
+   * closed; to stop them earlier, use {@link #leaseStore} and close the store yourself.
+   */
+  public Coordinator.Builder coordinatorBuilder(String component, KubernetesClient client) {
+    return coordinatorBuilder(component, leaseStore(client));
+  }
+
+  /** The options in flag form. */
+  @Override
+  public String toString() {
+    return SHARDS + "=" + shards + " " + REPLICA_ID + "=" + replicaId + " " + LEASE_NAMESPACE + "="
+        + leaseNamespace + " " + LEASE_DURATION + "=" + Durations.format(leaseDuration) + " "
+        + LEASE_RENEW_INTERVAL + "=" + Durations.format(leaseRenewInterval);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private static Parsed parse(List<String> args, Map<String, String> env, Supplier<String> hostname,
+      boolean strict) {
+    Map<String, String> values = new HashMap<>();
+    List<String> rest = new ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (arg.equals("--")) {
+        if (strict && i + 1 < args.size()) {
+          throw unexpected(args.get(i + 1));
+        }
+        rest.addAll(args.subList(i, args.size()));
+        break;
+      }
+      int eq = arg.indexOf('=');
+      String name = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg;
+      if (!FLAGS.contains(name)) {
+        if (strict) {
+          throw arg.startsWith("-") ? new OptionsException(name, "unknown flag " + quote(name) + "; the flags are "
+              + String.join(", ", FLAGS)) : unexpected(arg);
+        }
+        rest.add(arg);
+        continue;
+      }
+      String value;
+      if (name.length() < arg.length()) {
+        value = arg.substring(eq + 1);
+      } else if (i + 1 < args.size()) {
+        value = args.get(++i);
+      } else {
+        throw new OptionsException(name, name + " needs a value");
+      }
+      values.put(name, value);
+    }
+    return new Parsed(build(values, env, hostname), List.copyOf(rest));
+  }
+
+  private static CoordinatorOptions build(Map<String, String> values, Map<String, String> env,
+      Supplier<String> hostname) {
+    int shards = Coordinator.Builder.DEFAULT_SHARD_COUNT;
+    if (values.containsKey(SHARDS)) {
+      shards = shards(values.get(SHARDS));
+    }
+    String replicaId = values.get(REPLICA_ID);
+    String source = "";
+    if (replicaId == null) {
+      replicaId = lower(nonBlank(env.get("POD_NAME")));
+      source = " (from $POD_NAME)";
+      if (replicaId == null) {
+        replicaId = lower(nonBlank(hostname.get()));
+        source = " (from the hostname)";
+      }
+      if (replicaId == null) {
+        throw new OptionsException(REPLICA_ID, REPLICA_ID + " is not set, and neither $POD_NAME nor the hostname"
+            + " is available");
+      }
+    }
+    if (replicaId.length() > 253 || !DNS_SUBDOMAIN.matcher(replicaId).matches()) {
+      throw new OptionsException(REPLICA_ID, REPLICA_ID + " must be a DNS subdomain name of at most 253 "
+          + "characters (lowercase letters, digits, '-' and '.'): " + quote(replicaId) + source);
+    }
+    String namespace = values.get(LEASE_NAMESPACE);
+    source = "";
+    if (namespace == null) {
+      namespace = nonBlank(env.get("POD_NAMESPACE"));
+      source = namespace == null ? "" : " (from $POD_NAMESPACE)";
+      namespace = namespace == null ? DEFAULT_LEASE_NAMESPACE : namespace;
+    }
+    if (namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+      throw new OptionsException(LEASE_NAMESPACE, LEASE_NAMESPACE + " must be a namespace name, a DNS label of "
+          + "at most 63 characters (lowercase letters, digits and '-'): " + quote(namespace) + source);
+    }
+    Duration lease = duration(LEASE_DURATION, values, Coordinator.Builder.DEFAULT_LEASE_DURATION);
+    Duration renew = duration(LEASE_RENEW_INTERVAL, values, Coordinator.Builder.DEFAULT_RENEW_INTERVAL);
+    if (renew.compareTo(lease) >= 0) {
+      throw new OptionsException(LEASE_RENEW_INTERVAL, LEASE_RENEW_INTERVAL + " must be shorter than "
+          + LEASE_DURATION + ": " + Durations.format(renew) + " >= " + Durations.format(lease));
+    }
+    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew);
+  }
+
+  private static int shards(String value) {
+    int max = Coordinator.Builder.MAX_SHARD_COUNT;
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new OptionsException(SHARDS, SHARDS + " must be an integer from 1 to " + max + ": " + quote(value));
+  }
+
+  private static Duration duration(String flag, Map<String, String> values, Duration fallback) {
+    String value = values.get(flag);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      Duration d = Durations.parse(value);
+      if (!d.isZero() && !d.isNegative()) {
+        return d;
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw new OptionsException(flag, flag + " must be a duration greater than 0, such as 30s, 1m30s or 500ms: "
+        + quote(value));
+  }
+
+  private static OptionsException unexpected(String arg) {
+    return new OptionsException(null, "unexpected argument " + quote(arg) + "; the flags are "
+        + String.join(", ", FLAGS));
+  }
+
+  private static String nonBlank(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  private static String lower(String s) {
+    return s == null ? null : s.toLowerCase(Locale.ROOT);
+  }
+
+  private static String localHostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException | SecurityException e) {
+      return null;
+    }
+  }
+
+  /** {@code s} in double quotes, control characters escaped, so a message stays one line. */
+  private static String quote(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      if (c < 0x20 || c == 0x7f) {
+        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.append('"').toString();
+  }
+}
