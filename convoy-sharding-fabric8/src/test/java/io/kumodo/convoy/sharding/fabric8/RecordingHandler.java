@@ -5,32 +5,60 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Records the events it is given, in order; thread-safe. */
+/**
+ * Records the events it is given, in order; thread-safe. With a delegate it forwards each event
+ * first and records it after, so a recorded event has been handled by the delegate.
+ */
 final class RecordingHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
   /** One event; {@code obj} is the new object of an update. */
   record Event<T>(String type, String key, T obj, T old, boolean finalStateUnknown) {}
 
   private final List<Event<T>> events = new ArrayList<>();
+  private final ResourceEventHandler<T> delegate;
   private int lists;
 
-  @Override
-  public synchronized void onAdd(T obj) {
-    events.add(new Event<>("add", ShardLabels.objectKey(obj), obj, null, false));
+  RecordingHandler() {
+    this(null);
+  }
+
+  RecordingHandler(ResourceEventHandler<T> delegate) {
+    this.delegate = delegate;
   }
 
   @Override
-  public synchronized void onUpdate(T oldObj, T newObj) {
-    events.add(new Event<>("update", ShardLabels.objectKey(newObj), newObj, oldObj, false));
+  public void onAdd(T obj) {
+    if (delegate != null) {
+      delegate.onAdd(obj);
+    }
+    record(new Event<>("add", ShardLabels.objectKey(obj), obj, null, false));
   }
 
   @Override
-  public synchronized void onDelete(T obj, boolean deletedFinalStateUnknown) {
-    events.add(new Event<>("delete", ShardLabels.objectKey(obj), obj, null, deletedFinalStateUnknown));
+  public void onUpdate(T oldObj, T newObj) {
+    if (delegate != null) {
+      delegate.onUpdate(oldObj, newObj);
+    }
+    record(new Event<>("update", ShardLabels.objectKey(newObj), newObj, oldObj, false));
+  }
+
+  @Override
+  public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+    if (delegate != null) {
+      delegate.onDelete(obj, deletedFinalStateUnknown);
+    }
+    record(new Event<>("delete", ShardLabels.objectKey(obj), obj, null, deletedFinalStateUnknown));
   }
 
   @Override
   public synchronized void onList(String resourceVersion, boolean synced) {
+    if (delegate != null) {
+      delegate.onList(resourceVersion, synced);
+    }
     lists++;
+  }
+
+  private synchronized void record(Event<T> event) {
+    events.add(event);
   }
 
   synchronized List<Event<T>> events() {
