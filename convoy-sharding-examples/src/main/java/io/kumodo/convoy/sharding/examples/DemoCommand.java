@@ -1,0 +1,310 @@
+package io.kumodo.convoy.sharding.examples;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.Durations;
+import io.kumodo.convoy.sharding.ShardKey;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * {@code demo}, the default command: an embedded mock API server, sample objects, three replicas
+ * of the sample controller in one process, and a narrated scenario: converge, a graceful stop, a
+ * crash (no lease release), a new replica joining. It measures each handover, checks at every
+ * frame that no shard has two owners, and exits 0 when every shard is owned at the end.
+ */
+public final class DemoCommand implements Command {
+  static final String COMPONENT = "convoy-cm";
+  static final String LEASE_NAMESPACE = "convoy-system";
+  static final String OBJECT_NAMESPACE = "demo";
+
+  private final Flags flags = new Flags("demo [flags]")
+      .value("shards", "N", "shard count (default 12)")
+      .value("lease-duration", "D", "lease duration (default 4s)")
+      .value("lease-renew-interval", "D", "renew interval (default 1s)")
+      .value("clusters", "N", "sample Clusters, each with 3 Releases (default 10)")
+      .bool("no-color", "plain output: no colors, no redrawn table (also when not on a terminal)");
+
+  @Override
+  public String name() {
+    return "demo";
+  }
+
+  @Override
+  public String summary() {
+    return "run three replicas against an embedded mock API server through a failover scenario (default)";
+  }
+
+  @Override
+  public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+    ParsedFlags parsed;
+    Duration lease;
+    Duration renew;
+    int shards;
+    int clusters;
+    try {
+      parsed = flags.parse(args);
+      if (parsed.help()) {
+        out.println(flags.usage());
+        return EXIT_OK;
+      }
+      parsed.requireNoPositional();
+      shards = parsed.intValue("shards", 12, 1, 256);
+      clusters = parsed.intValue("clusters", 10, 1, 1000);
+      lease = duration(parsed, "lease-duration", "4s");
+      renew = duration(parsed, "lease-renew-interval", "1s");
+      if (renew.compareTo(lease) >= 0) {
+        throw new UsageException("--lease-renew-interval must be shorter than --lease-duration: "
+            + Durations.format(renew) + " >= " + Durations.format(lease));
+      }
+    } catch (UsageException e) {
+      err.println("demo: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    boolean live = !parsed.bool("no-color") && System.console() != null;
+    return new Scenario(out, live, shards, lease, renew, clusters).play();
+  }
+
+  private static Duration duration(ParsedFlags parsed, String flag, String dflt) throws UsageException {
+    String text = parsed.value(flag, dflt);
+    try {
+      Duration d = Durations.parse(text);
+      if (d.isZero()) {
+        throw new IllegalArgumentException("must be greater than 0s");
+      }
+      return d;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--" + flag + ": " + e.getMessage() + ": \"" + text + "\"");
+    }
+  }
+
+  /** One run of the scripted scenario. */
+  private static final class Scenario {
+    private final PrintStream out;
+    private final boolean live;
+    private final int shards;
+    private final Duration lease;
+    private final Duration renew;
+    private final int clusters;
+    private final Map<String, ShardedReplica> replicas = new LinkedHashMap<>();
+    private final List<String> events = new ArrayList<>();
+    private final List<String> results = new ArrayList<>();
+    private final long start = System.nanoTime();
+    private long lastChange = System.nanoTime();
+    private String lastOwners = "";
+    private int overlaps;
+    private MockApiServer server;
+    private KubernetesClient client;
+
+    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, int clusters) {
+      this.out = out;
+      this.live = live;
+      this.shards = shards;
+      this.lease = lease;
+      this.renew = renew;
+      this.clusters = clusters;
+    }
+
+    int play() throws Exception {
+      try (MockApiServer api = MockApiServer.start(0)) {
+        server = api;
+        client = api.createClient();
+        out.printf("convoy-sharding demo: %d shards, lease duration %s, renew interval %s (demo timings)%n", shards,
+            Durations.format(lease), Durations.format(renew));
+        out.printf("mock API server on %s; in another terminal: kubectl --server %s get leases -n %s%n", api.url(),
+            api.url(), LEASE_NAMESPACE);
+        createObjects();
+        event("created " + clusters + " Clusters and " + 3 * clusters + " Releases in namespace " + OBJECT_NAMESPACE);
+
+        startReplica("cm-a");
+        startReplica("cm-b");
+        startReplica("cm-c");
+        long t = System.nanoTime();
+        boolean ok = await(this::converged, lease.multipliedBy(4));
+        result("converge", "3 replicas own " + shards + " shards by the i mod N rule, every object reconciled by its owner",
+            t, ok);
+
+        t = System.nanoTime();
+        replicas.get("cm-c").stop();
+        event("cm-c stopped gracefully (shard leases freed, member lease released)");
+        ok = await(this::converged, lease.multipliedBy(3));
+        result("graceful stop", "cm-c's shards reowned (spec bound: one renew interval " + Durations.format(renew)
+            + " per move)", t, ok);
+
+        t = System.nanoTime();
+        replicas.get("cm-b").crash();
+        event("cm-b crashed (no lease release): its shards wait for the lease duration " + Durations.format(lease));
+        ok = await(this::converged, lease.multipliedBy(4));
+        result("crash", "cm-b's shards reowned (bound: lease duration + 2 renew intervals = "
+            + Durations.format(lease.plus(renew.multipliedBy(2))) + ")", t, ok);
+
+        t = System.nanoTime();
+        startReplica("cm-d");
+        event("cm-d joined");
+        ok = await(() -> converged() && !replicas.get("cm-d").coordinator().ownedShards().isEmpty(),
+            lease.multipliedBy(4));
+        result("join", "cm-d owns its share", t, ok);
+
+        boolean allOwned = converged();
+        draw(true);
+        out.println();
+        out.println("summary:");
+        results.forEach(r -> out.println("  " + r));
+        out.printf("  no shard had two owners in %d checks: %s%n", frames, overlaps == 0 ? "yes" : "NO (" + overlaps + ")");
+        out.println("  every shard owned at the end: " + (allOwned ? "yes" : "NO"));
+        for (ShardedReplica r : replicas.values()) {
+          r.stop();
+        }
+        client.close();
+        return allOwned && overlaps == 0 && results.stream().noneMatch(r -> r.contains("TIMED OUT")) ? EXIT_OK
+            : EXIT_FAILURE;
+      }
+    }
+
+    private int frames;
+
+    private void createObjects() {
+      for (int c = 0; c < clusters; c++) {
+        String cluster = String.format("cluster-%02d", c);
+        client.resource(SampleObjects.cluster(OBJECT_NAMESPACE, cluster)).create();
+        for (int r = 0; r < 3; r++) {
+          client.resource(SampleObjects.release(OBJECT_NAMESPACE, cluster + "-release-" + r, cluster)).create();
+        }
+      }
+    }
+
+    private void startReplica(String id) {
+      Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
+          .leaseDuration(lease).renewInterval(renew);
+      replicas.put(id, ShardedReplica.start(client, LEASE_NAMESPACE, OBJECT_NAMESPACE, b, 2));
+      event(id + " started");
+    }
+
+    /**
+     * Every shard owned by the one running replica the spec's rule names (shard i by the live
+     * replica at position i mod N of the sorted IDs), and every object reconciled by its owner.
+     */
+    private boolean converged() {
+      List<String> running = new ArrayList<>();
+      replicas.forEach((id, r) -> {
+        if (r.running()) {
+          running.add(id);
+        }
+      });
+      running.sort(null);
+      for (int s = 0; s < shards; s++) {
+        if (!ownersOf(s).equals(List.of(running.get(s % running.size())))) {
+          return false;
+        }
+      }
+      for (var cm : client.configMaps().inNamespace(OBJECT_NAMESPACE).list().getItems()) {
+        int shard = ShardKey.shardOf(SampleObjects.shardKey(cm), shards);
+        Map<String, String> a = cm.getMetadata().getAnnotations();
+        String by = a == null ? null : a.get(SampleObjects.RECONCILED_BY);
+        if (!ownersOf(shard).equals(List.of(String.valueOf(by)))) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private List<String> ownersOf(int shard) {
+      List<String> owners = new ArrayList<>();
+      for (Map.Entry<String, ShardedReplica> e : replicas.entrySet()) {
+        if (e.getValue().running() && e.getValue().coordinator().owns(shard)) {
+          owners.add(e.getKey());
+        }
+      }
+      return owners;
+    }
+
+    private boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (condition.getAsBoolean()) {
+          return true;
+        }
+        draw(false);
+        Thread.sleep(50); // an interactive program's frame rate, not a test
+      }
+      return condition.getAsBoolean();
+    }
+
+    private void event(String text) {
+      String line = String.format("[%6.2fs] %s", (System.nanoTime() - start) / 1e9, text);
+      events.add(line);
+      if (!live) {
+        out.println(line);
+      }
+    }
+
+    private void result(String name, String what, long since, boolean ok) {
+      double seconds = (System.nanoTime() - since) / 1e9;
+      String line = ok
+          ? String.format("%-14s %6.2fs  = %.2f x lease duration, %.2f x renew interval: %s", name, seconds,
+              seconds / (lease.toNanos() / 1e9), seconds / (renew.toNanos() / 1e9), what)
+          : String.format("%-14s TIMED OUT after %.2fs: %s", name, seconds, what);
+      results.add(line);
+      event(line);
+    }
+
+    /** Checks for overlaps, and in a terminal redraws the table. */
+    private void draw(boolean force) {
+      frames++;
+      StringBuilder owners = new StringBuilder();
+      for (int s = 0; s < shards; s++) {
+        List<String> o = ownersOf(s);
+        if (o.size() > 1) {
+          overlaps++;
+          event("OVERLAP: shard " + s + " owned by " + o);
+        }
+        owners.append(o).append(';');
+      }
+      if (!owners.toString().equals(lastOwners)) {
+        lastOwners = owners.toString();
+        lastChange = System.nanoTime();
+      }
+      if (!live && !force) {
+        return;
+      }
+      StringBuilder sb = new StringBuilder();
+      if (live) {
+        sb.append("\033[H\033[2J");
+      }
+      sb.append(String.format("convoy-sharding demo  t=%.1fs  last ownership change %.1fs ago  API %s%n%n",
+          (System.nanoTime() - start) / 1e9, (System.nanoTime() - lastChange) / 1e9, server.url()));
+      sb.append(String.format("%-8s", "shard"));
+      for (int s = 0; s < shards; s++) {
+        sb.append(String.format("%3d", s));
+      }
+      sb.append("   owned clusters releases writes\n");
+      for (Map.Entry<String, ShardedReplica> e : replicas.entrySet()) {
+        ShardedReplica r = e.getValue();
+        sb.append(String.format("%-8s", e.getKey()));
+        for (int s = 0; s < shards; s++) {
+          boolean owns = r.running() && r.coordinator().owns(s);
+          sb.append(owns ? (live ? "  \033[32m#\033[0m" : "  #") : "  .");
+        }
+        if (r.running()) {
+          Map<String, Integer> objects = r.controller().ownedObjects();
+          sb.append(String.format("   %5d %8d %8d %6d%n", r.coordinator().ownedShards().size(),
+              objects.get(SampleObjects.CLUSTER), objects.get(SampleObjects.RELEASE), r.controller().writes()));
+        } else {
+          sb.append(String.format("   %s%n", "stopped"));
+        }
+      }
+      sb.append('\n');
+      int from = Math.max(0, events.size() - 8);
+      for (String ev : events.subList(from, events.size())) {
+        sb.append(ev).append('\n');
+      }
+      out.print(sb);
+      out.flush();
+    }
+  }
+}
