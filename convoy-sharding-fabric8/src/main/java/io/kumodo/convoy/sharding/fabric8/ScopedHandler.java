@@ -1,0 +1,114 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The handler a {@link ShardScopedInformer} registers on each of its informers: it calls the
+ * user's handler one event at a time across all informers (one shared lock), drops every event
+ * after {@link #stop()}, and, when asked, remembers the last object it delivered per key so a
+ * replacement informer can start from exactly what the user's handler has seen.
+ */
+final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
+  private final Object lock;
+  private final ResourceEventHandler<? super T> delegate;
+  /** Guarded by lock; null when not tracking. */
+  private final Map<String, T> delivered;
+  /** Guarded by lock. */
+  private boolean stopped;
+
+  ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track) {
+    this.lock = lock;
+    this.delegate = delegate;
+    this.delivered = track ? new HashMap<>() : null;
+  }
+
+  /** Records {@code objects} as delivered: a replacement informer starts from them. */
+  void remember(List<T> objects) {
+    synchronized (lock) {
+      if (delivered != null) {
+        for (T obj : objects) {
+          delivered.put(ShardLabels.objectKey(obj), obj);
+        }
+      }
+    }
+  }
+
+  /** Delivers nothing from now on; returns the objects delivered and not deleted. */
+  List<T> stop() {
+    synchronized (lock) {
+      stopped = true;
+      return delivered == null ? List.of() : new ArrayList<>(delivered.values());
+    }
+  }
+
+  @Override
+  public void onAdd(T obj) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.put(ShardLabels.objectKey(obj), obj);
+      }
+      delegate.onAdd(obj);
+    }
+  }
+
+  @Override
+  public void onUpdate(T oldObj, T newObj) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.put(ShardLabels.objectKey(newObj), newObj);
+      }
+      delegate.onUpdate(oldObj, newObj);
+    }
+  }
+
+  @Override
+  public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.remove(ShardLabels.objectKey(obj));
+      }
+      delegate.onDelete(obj, deletedFinalStateUnknown);
+    }
+  }
+
+  @Override
+  public void onNothing() {
+    synchronized (lock) {
+      if (!stopped) {
+        delegate.onNothing();
+      }
+    }
+  }
+
+  @Override
+  public void onBeforeList(String resourceVersion) {
+    synchronized (lock) {
+      if (!stopped) {
+        delegate.onBeforeList(resourceVersion);
+      }
+    }
+  }
+
+  @Override
+  public void onList(String resourceVersion, boolean synced) {
+    synchronized (lock) {
+      if (!stopped) {
+        delegate.onList(resourceVersion, synced);
+      }
+    }
+  }
+}
