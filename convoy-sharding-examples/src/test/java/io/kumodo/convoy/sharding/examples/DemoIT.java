@@ -1,0 +1,39 @@
+package io.kumodo.convoy.sharding.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The demo runs to completion with short timings and ends with every shard owned. */
+class DemoIT {
+
+  @Test
+  void demoRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = new DemoCommand().run(
+        List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(text)
+        .contains("summary:")
+        .contains("every shard owned at the end: yes")
+        .contains("no shard had two owners")
+        .doesNotContain("TIMED OUT")
+        .contains("graceful stop", "crash", "join");
+  }
+
+  @Test
+  void aBadFlagGivesOneLineAndExitCodeTwo() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = new DemoCommand().run(List.of("--lease-duration", "soon"), new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8).strip()).contains("--lease-duration").doesNotContain("\n");
+  }
+}
