@@ -1,0 +1,186 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseConflictException;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(MockServerLogging.class)
+@EnableKubernetesMockClient(crud = true, https = false)
+class KubernetesLeaseStoreIT {
+  private static final String NS = "convoy-system";
+  private static final Instant T = Instant.parse("2026-11-29T10:00:00.123456789Z");
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+  private KubernetesLeaseStore store;
+
+  @BeforeEach
+  void setUp() {
+    store = new KubernetesLeaseStore(client, NS);
+  }
+
+  @AfterEach
+  void tearDown() {
+    store.close();
+  }
+
+  @Test
+  void createWritesNameLabelsAnnotationAndSpecAndReturnsTheStoredVersion() throws Exception {
+    Lease created = store.create(member("cm-a"));
+
+    var object = client.leases().inNamespace(NS).withName("convoy-cm-member-cm-a").get();
+    assertThat(object.getMetadata().getLabels()).containsEntry(LeaseNames.COMPONENT_LABEL, "convoy-cm")
+        .containsEntry(LeaseNames.ROLE_LABEL, "member").doesNotContainKey(LeaseNames.SHARD_LABEL);
+    assertThat(object.getMetadata().getAnnotations()).containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a");
+    assertThat(object.getSpec().getHolderIdentity()).isEqualTo("cm-a");
+    assertThat(object.getSpec().getLeaseDurationSeconds()).isEqualTo(2);
+    assertThat(object.getSpec().getAcquireTime().toInstant()).isEqualTo(Instant.parse("2026-11-29T10:00:00.123456Z"));
+    assertThat(object.getSpec().getRenewTime().toInstant()).isEqualTo(Instant.parse("2026-11-29T10:00:00.123456Z"));
+    assertThat(object.getSpec().getLeaseTransitions()).isZero();
+    assertThat(created.resourceVersion()).isNotNull().isEqualTo(object.getMetadata().getResourceVersion());
+    assertThat(created.key()).isEqualTo(LeaseKey.member("convoy-cm", "cm-a"));
+  }
+
+  @Test
+  void createOfAnExistingNameIsAConflict() throws Exception {
+    store.create(shard(3, "cm-a"));
+    assertThatThrownBy(() -> store.create(shard(3, "cm-b"))).isInstanceOf(LeaseConflictException.class);
+  }
+
+  @Test
+  void updateWithAStaleVersionIsAConflictAndWithTheCurrentOneReturnsTheNewVersion() throws Exception {
+    Lease v1 = store.create(shard(3, "cm-a"));
+    Lease v2 = store.update(v1.renewed(T.plusSeconds(1), Duration.ofSeconds(2)));
+
+    assertThat(v2.resourceVersion()).isNotEqualTo(v1.resourceVersion());
+    assertThat(v2.renewTime()).isEqualTo(Instant.parse("2026-11-29T10:00:01.123456Z"));
+    assertThatThrownBy(() -> store.update(v1.renewed(T.plusSeconds(2), Duration.ofSeconds(2))))
+        .isInstanceOf(LeaseConflictException.class);
+  }
+
+  @Test
+  void updateOrDeleteOfAMissingLeaseIsAConflict() throws Exception {
+    Lease v1 = store.create(shard(3, "cm-a"));
+    store.delete(v1);
+
+    assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-3").get()).isNull();
+    assertThatThrownBy(() -> store.update(v1)).isInstanceOf(LeaseConflictException.class);
+    assertThatThrownBy(() -> store.delete(v1)).isInstanceOf(LeaseConflictException.class);
+  }
+
+  @Test
+  void freeingWritesAnEmptyHolderWithOnePut() throws Exception {
+    Lease held = store.create(shard(3, "cm-a"));
+    int before = server.getRequestCount();
+    Lease free = store.update(held.withHolder("", held.acquireTime(), T, held.transitions()));
+
+    var request = server.getLastRequest();
+    assertThat(server.getRequestCount() - before).isEqualTo(1);
+    assertThat(request.getMethod()).isEqualTo("PUT");
+    assertThat(request.getPath()).endsWith("/namespaces/" + NS + "/leases/convoy-cm-shard-3");
+    assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-3").get().getSpec().getHolderIdentity())
+        .isEmpty();
+    assertThat(free.isFree()).isTrue();
+  }
+
+  @Test
+  void otherHttpErrorIsAStoreErrorButNotAConflict() throws Exception {
+    Lease held = store.create(shard(3, "cm-a"));
+    // Not a 5xx: fabric8 retries those for up to about twice the request timeout.
+    server.expect().put().withPath("/apis/coordination.k8s.io/v1/namespaces/" + NS + "/leases/convoy-cm-shard-3")
+        .andReturn(403, new StatusBuilder().withCode(403).withMessage("leases is forbidden").build()).once();
+
+    assertThatThrownBy(() -> store.update(held.renewed(T.plusSeconds(1), Duration.ofSeconds(2))))
+        .isInstanceOf(LeaseStoreException.class)
+        .isNotInstanceOf(LeaseConflictException.class)
+        .hasMessageContaining("403");
+  }
+
+  @Test
+  void listIsServedFromTheWatchCacheWithoutRequests() throws Exception {
+    store.create(shard(0, "cm-a"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 1);
+    int before = server.getRequestCount();
+
+    client.leases().inNamespace(NS).resource(LeaseCodec.encode(shard(1, "cm-b"), NS, null)).create();
+    await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 2);
+    for (int i = 0; i < 20; i++) {
+      store.list("convoy-cm");
+    }
+
+    assertThat(server.getRequestCount() - before).as("only the outside create").isEqualTo(1);
+    assertThat(store.list("convoy-obs")).isEmpty();
+  }
+
+  @Test
+  void updateKeepsLabelsThatOthersAdded() throws Exception {
+    Lease v1 = store.create(shard(2, "cm-a"));
+    var object = client.leases().inNamespace(NS).withName("convoy-cm-shard-2").get();
+    client.resource(new LeaseBuilder(object).editMetadata().addToLabels("team", "x").endMetadata().build()).update();
+    Lease v2 = await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").get(0),
+        l -> !l.resourceVersion().equals(v1.resourceVersion()));
+
+    store.update(v2.renewed(T.plusSeconds(1), Duration.ofSeconds(2)));
+
+    assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-2").get().getMetadata().getLabels())
+        .containsEntry("team", "x").containsEntry(LeaseNames.SHARD_LABEL, "2");
+  }
+
+  @Test
+  void watchCallsTheListenerOnAddUpdateAndDeleteOfItsComponentOnly() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    AtomicInteger other = new AtomicInteger();
+    AutoCloseable watch = store.watch("convoy-cm", calls::incrementAndGet);
+    store.watch("convoy-obs", other::incrementAndGet);
+    store.list("convoy-cm");
+
+    Lease v1 = store.create(shard(0, "cm-a"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 1);
+    Lease v2 = store.update(v1.renewed(T.plusSeconds(1), Duration.ofSeconds(2)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 2);
+    store.delete(v2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 3);
+
+    watch.close();
+    store.create(shard(1, "cm-a"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 1);
+    assertThat(calls).hasValue(3);
+    assertThat(other).hasValue(0);
+  }
+
+  @Test
+  void closeStopsTheCacheAndLaterListsFailButWritesStillWork() throws Exception {
+    store.list("convoy-cm");
+    store.close();
+
+    assertThatThrownBy(() -> store.list("convoy-cm")).isInstanceOf(LeaseStoreException.class)
+        .hasMessageContaining("closed");
+    assertThat(store.create(shard(0, "cm-a")).resourceVersion()).isNotNull();
+  }
+
+  private static Lease member(String id) {
+    return new Lease(LeaseKey.member("convoy-cm", id), id, Duration.ofMillis(1500), T, T, 0, Map.of(), null);
+  }
+
+  private static Lease shard(int i, String holder) {
+    return new Lease(LeaseKey.shard("convoy-cm", i), holder, Duration.ofSeconds(2), T, T, 1, Map.of(), null);
+  }
+}
