@@ -1,0 +1,164 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.COMPONENT;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.LEASE;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.NAMESPACE;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.RENEW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.kumodo.convoy.sharding.fabric8.KubeReplicas.Replica;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server, each
+ * with its own {@link KubernetesLeaseStore}. Every poll samples all {@code owns} and records a
+ * shard with two owners; each test ends by asserting there was none.
+ */
+@ExtendWith(MockServerLogging.class)
+@EnableKubernetesMockClient(crud = true, https = false)
+class CoordinatorsOnKubernetesIT {
+  private static final Logger log = LoggerFactory.getLogger(CoordinatorsOnKubernetesIT.class);
+  private static final int SHARDS = 8;
+  private static final Duration SLACK = Duration.ofSeconds(1);
+
+  KubernetesClient client;
+  private KubeReplicas replicas;
+
+  @BeforeEach
+  void startThree() {
+    replicas = new KubeReplicas(client, SHARDS);
+    replicas.start("cm-c");
+    replicas.start("cm-a");
+    replicas.start("cm-b");
+    poll(Duration.ofSeconds(10)).until(replicas::sample);
+  }
+
+  @AfterEach
+  void stopAll() {
+    replicas.close();
+    assertThat(replicas.violations).as("shards owned by two coordinators").isEmpty();
+  }
+
+  @Test
+  void threeReplicasConvergeToModuloOverSortedIdsAndTheLeasesCarryTheFields() {
+    assertThat(replicas.get("cm-a").coordinator.ownedShards()).containsExactly(0, 3, 6);
+    assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactly(1, 4, 7);
+    assertThat(replicas.get("cm-c").coordinator.ownedShards()).containsExactly(2, 5);
+
+    Map<String, Lease> shards = leases("shard");
+    assertThat(shards).hasSize(SHARDS);
+    for (int i = 0; i < SHARDS; i++) {
+      Lease lease = shards.get("convoy-cm-shard-" + i);
+      assertThat(lease.getMetadata().getLabels()).containsEntry(LeaseNames.SHARD_LABEL, Integer.toString(i));
+      assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(List.of("cm-a", "cm-b", "cm-c").get(i % 3));
+      assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(2);
+      assertThat(lease.getSpec().getLeaseTransitions()).isGreaterThanOrEqualTo(0);
+      assertThat(lease.getSpec().getAcquireTime()).isNotNull();
+      assertThat(lease.getSpec().getRenewTime().toInstant()).isAfterOrEqualTo(lease.getSpec().getAcquireTime()
+          .toInstant());
+    }
+    Map<String, Lease> members = leases("member");
+    assertThat(members).containsOnlyKeys("convoy-cm-member-cm-a", "convoy-cm-member-cm-b", "convoy-cm-member-cm-c");
+    members.values().forEach(m -> assertThat(m.getSpec().getHolderIdentity())
+        .isEqualTo(m.getMetadata().getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION)));
+  }
+
+  @Test
+  void closedReplicaHandsItsShardsOverWithinARenewIntervalAndEachTakeCountsATransition() {
+    Map<String, Lease> before = leases("shard");
+    Set<Integer> itsShards = replicas.get("cm-b").coordinator.ownedShards();
+
+    replicas.close("cm-b");
+    long closed = System.nanoTime();
+    poll(RENEW.plus(SLACK)).until(() -> replicas.sample() || replicas.owners().keySet().containsAll(itsShards));
+    Duration handover = Duration.ofNanos(System.nanoTime() - closed);
+    // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
+    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::sample);
+    log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
+        handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
+
+    assertThat(replicas.get("cm-a").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
+    assertThat(replicas.get("cm-c").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(1, 2));
+    Map<String, Lease> after = leases("shard");
+    for (String name : after.keySet()) {
+      int transitionsBefore = before.get(name).getSpec().getLeaseTransitions();
+      boolean moved = !before.get(name).getSpec().getHolderIdentity().equals(after.get(name).getSpec()
+          .getHolderIdentity());
+      assertThat(after.get(name).getSpec().getLeaseTransitions()).as(name)
+          .isEqualTo(moved ? transitionsBefore + 1 : transitionsBefore);
+    }
+  }
+
+  @Test
+  void crashedReplicasShardsMoveAfterTheLeaseDurationAndNotBefore() {
+    Replica crashed = replicas.get("cm-a");
+    Set<Integer> itsShards = crashed.coordinator.ownedShards();
+    replicas.acquisitions.clear();
+
+    replicas.crash("cm-a");
+    long lastWrite = crashed.lastWriteSent;
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+
+    long firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
+        .mapToLong(a -> a[0]).min().orElseThrow();
+    log.info("measured: a crashed replica's first shard was taken {} ms after its last renewal was sent",
+        Duration.ofNanos(firstTake - lastWrite).toMillis());
+    assertThat(Duration.ofNanos(firstTake - lastWrite)).as("time from the last renewal to the takeover")
+        .isGreaterThanOrEqualTo(LEASE)
+        .isLessThan(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2)));
+    assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
+    assertThat(replicas.get("cm-c").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(1, 2));
+  }
+
+  @Test
+  void outsideWriteOfAShardLeaseIsLostByItsOwnerAndTheReplicasReconverge() {
+    Lease shard0 = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
+    int transitions = shard0.getSpec().getLeaseTransitions();
+    ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+    client.resource(new LeaseBuilder(shard0).editSpec().withHolderIdentity("intruder").withRenewTime(now)
+        .withLeaseTransitions(transitions + 1).endSpec().build()).update();
+
+    poll(RENEW.plus(SLACK)).until(() -> {
+      replicas.sample();
+      return !replicas.get("cm-a").coordinator.owns(0);
+    });
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+
+    Lease retaken = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
+    assertThat(retaken.getSpec().getHolderIdentity()).isEqualTo("cm-a");
+    assertThat(retaken.getSpec().getLeaseTransitions()).isEqualTo(transitions + 2);
+  }
+
+  /** The leases of role {@code role}, by name, listed with the label selector. */
+  private Map<String, Lease> leases(String role) {
+    return client.leases().inNamespace(NAMESPACE)
+        .withLabel(LeaseNames.COMPONENT_LABEL, COMPONENT)
+        .withLabel(LeaseNames.ROLE_LABEL, role)
+        .list().getItems().stream()
+        .collect(Collectors.toMap(l -> l.getMetadata().getName(), Function.identity()));
+  }
+
+  private ConditionFactory poll(Duration atMost) {
+    return await().atMost(atMost).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20));
+  }
+}
