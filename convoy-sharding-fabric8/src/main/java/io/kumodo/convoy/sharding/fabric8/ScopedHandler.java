@@ -38,6 +38,13 @@ final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler
     }
   }
 
+  /** True after {@link #stop()}. */
+  boolean isStopped() {
+    synchronized (lock) {
+      return stopped;
+    }
+  }
+
   /** Delivers nothing from now on; returns the objects delivered and not deleted. */
   List<T> stop() {
     synchronized (lock) {

@@ -242,7 +242,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
       informer.addEventHandler(scoped);
       CompletableFuture<Void> started = informer.start().toCompletableFuture();
       started.whenComplete((v, e) -> {
-        if (e != null) {
+        if (e != null && !scoped.isStopped()) {
           log.error("{}/{}: shard-scoped informer {} failed to start", coordinator.component(),
               coordinator.replicaId(), selector, e);
         }
