@@ -104,7 +104,7 @@ class KubernetesLeaseStoreIT {
   @Test
   void otherHttpErrorIsAStoreErrorButNotAConflict() throws Exception {
     Lease held = store.create(shard(3, "cm-a"));
-    // Not a 5xx: fabric8 retries those for up to about twice the request timeout.
+    // Not a 5xx: fabric8 retries those with backoff for up to the request timeout plus 5 s.
     server.expect().put().withPath("/apis/coordination.k8s.io/v1/namespaces/" + NS + "/leases/convoy-cm-shard-3")
         .andReturn(403, new StatusBuilder().withCode(403).withMessage("leases is forbidden").build()).once();
 
