@@ -16,6 +16,7 @@ final class RecordingHandler<T extends HasMetadata> implements ResourceEventHand
   private final List<Event<T>> events = new ArrayList<>();
   private final ResourceEventHandler<T> delegate;
   private int lists;
+  private int beforeLists;
 
   RecordingHandler() {
     this(null);
@@ -57,6 +58,14 @@ final class RecordingHandler<T extends HasMetadata> implements ResourceEventHand
     lists++;
   }
 
+  @Override
+  public synchronized void onBeforeList(String resourceVersion) {
+    if (delegate != null) {
+      delegate.onBeforeList(resourceVersion);
+    }
+    beforeLists++;
+  }
+
   private synchronized void record(Event<T> event) {
     events.add(event);
   }
@@ -71,6 +80,10 @@ final class RecordingHandler<T extends HasMetadata> implements ResourceEventHand
 
   synchronized int lists() {
     return lists;
+  }
+
+  synchronized int beforeLists() {
+    return beforeLists;
   }
 
   synchronized void clear() {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.fabric8.ReconcileResult.Outcome;
 import java.time.Duration;
@@ -32,6 +33,7 @@ class ShardGateTakeoverTest {
   private static final int SHARDS = 6;
   private static final int OBJECTS = 48;
 
+  KubernetesMockServer server;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -43,7 +45,8 @@ class ShardGateTakeoverTest {
       TestWorkQueue queue, RecordingHandler<ConfigMap> seen) {}
 
   @AfterEach
-  void stop() throws InterruptedException {
+  void stop() {
+    MockWatches.flush(server);
     for (Replica r : running.values()) {
       r.informer().stop();
       r.queue().close();
@@ -73,6 +76,8 @@ class ShardGateTakeoverTest {
     assertThat(outcomes).noneMatch(o -> o.outcome() == Outcome.SKIPPED_NOT_OWNER);
 
     // 2. Takeover: c stops, a and b settle on {0, 2, 4} and {1, 3, 5}.
+    MockWatches.awaitOpen(server, 3);
+    MockWatches.flush(server);
     Replica c = running.remove("cm-c");
     c.informer().stop();
     c.queue().close();
@@ -92,6 +97,8 @@ class ShardGateTakeoverTest {
     awaitDone(keys.size() + moved.size());
     assertThat(doneCounts(mark)).as("every object of a moved shard, once, by its new owner")
         .isEqualTo(counts(moved));
+
+    MockWatches.awaitOpen(server, 2);
 
     // 3. Every object changes, and every key is also put into every queue (as if it had been waiting
     //    there when its shard moved): only the current owner reconciles it.

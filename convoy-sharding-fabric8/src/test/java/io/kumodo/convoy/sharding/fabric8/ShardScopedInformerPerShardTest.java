@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ShardScopedInformerPerShardTest {
   private static final int SHARDS = 4;
 
+  KubernetesMockServer server;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -56,10 +58,12 @@ class ShardScopedInformerPerShardTest {
     for (Scoped s : scoped.values()) {
       s.informer().start().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
+    awaitWatches();
   }
 
   @AfterEach
   void stop() {
+    MockWatches.flush(server);
     scoped.values().forEach(s -> s.informer().close());
     replicas.close();
   }
@@ -85,17 +89,23 @@ class ShardScopedInformerPerShardTest {
     awaitAdds(a, labelledIn(a.coordinator().ownedShards()));
 
     // b stops: a acquires all four shards; only the objects of the new shards arrive, once each.
+    MockWatches.flush(server);
     scoped.remove("cm-b").informer().close();
+    awaitWatches();
     replicas.stop("cm-b");
     replicas.settle();
+    awaitWatches();
     awaitAdds(a, labelledIn(Set.of(0, 1, 2, 3)));
     assertOnlyOwnedObjectsDelivered(a);
     assertThat(a.informer().selectors()).hasSize(SHARDS);
 
     // c joins: a frees two shards; their informers stop, so new objects there reach c, not a.
     Scoped c = build("cm-c");
+    MockWatches.flush(server);
     replicas.settle();
+    awaitWatches();
     c.informer().start().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    awaitWatches();
     Set<Integer> keptByA = a.coordinator().ownedShards();
     assertThat(keptByA).hasSize(2);
     assertThat(a.informer().shards()).isEqualTo(keptByA);
@@ -124,6 +134,14 @@ class ShardScopedInformerPerShardTest {
     Scoped s = new Scoped(coordinator, informer, events);
     scoped.put(id, s);
     return s;
+  }
+
+  /**
+   * Waits until the server has one watch per informer of every started replica (see
+   * {@link MockWatches}); called after each step that only opens or only closes watches.
+   */
+  private void awaitWatches() {
+    MockWatches.awaitOpen(server, scoped.values().stream().mapToInt(s -> s.informer().selectors().size()).sum());
   }
 
   private void create(ConfigMap cm) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ class ShardScopedInformerSetBasedTest {
   private static final int SHARDS = 4;
   private static final Pattern IN = Pattern.compile("convoy\\.kumodo\\.io/shard in \\(([0-9,]+)\\)");
 
+  KubernetesMockServer server;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -58,10 +60,12 @@ class ShardScopedInformerSetBasedTest {
     replicas.add("cm-b").prime();
     replicas.settle();
     informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    MockWatches.awaitOpen(server, 1);
   }
 
   @AfterEach
   void stop() {
+    MockWatches.flush(server);
     informer.close();
     replicas.close();
   }
@@ -72,8 +76,12 @@ class ShardScopedInformerSetBasedTest {
     assertThat(asked).containsExactly("convoy.kumodo.io/shard in (0,2)");
     assertThat(informer.selectors()).containsExactly("convoy.kumodo.io/shard in (0,2)");
 
+    MockWatches.flush(server);
+    List<Object> before = MockWatches.listeners(server);
     replicas.stop("cm-b");
     replicas.settle();
+    MockWatches.awaitAllReplaced(server, before);
+    MockWatches.awaitOpen(server, 1);
 
     assertThat(asked).containsExactly("convoy.kumodo.io/shard in (0,2)", "convoy.kumodo.io/shard in (0,1,2,3)");
     assertThat(informer.selectors()).containsExactly("convoy.kumodo.io/shard in (0,1,2,3)");
@@ -85,8 +93,12 @@ class ShardScopedInformerSetBasedTest {
   void aRebuildDeliversOnlyWhatChangedAndTheReplacedInformerFallsSilent() {
     awaitAdds(namesIn(Set.of(0, 2)));
 
+    MockWatches.flush(server);
+    List<Object> before = MockWatches.listeners(server);
     replicas.stop("cm-b");
     replicas.settle();
+    MockWatches.awaitAllReplaced(server, before);
+    MockWatches.awaitOpen(server, 1);
 
     // The objects of the acquired shards arrive as adds; those already seen do not arrive again.
     awaitAdds(names);

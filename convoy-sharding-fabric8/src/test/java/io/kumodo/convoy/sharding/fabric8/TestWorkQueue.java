@@ -108,8 +108,12 @@ final class TestWorkQueue implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     worker.shutdownNow();
-    worker.awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      worker.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
