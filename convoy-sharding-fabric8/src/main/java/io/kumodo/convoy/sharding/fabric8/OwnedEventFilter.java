@@ -49,7 +49,10 @@ final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHand
     }
   }
 
+  /** Forwarded as is; fabric8 deprecated it in favour of {@code onList}. */
+  @Deprecated
   @Override
+  @SuppressWarnings("deprecation")
   public void onNothing() {
     delegate.onNothing();
   }

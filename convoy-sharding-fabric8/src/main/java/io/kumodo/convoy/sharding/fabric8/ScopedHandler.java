@@ -92,7 +92,10 @@ final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler
     }
   }
 
+  /** Forwarded as is; fabric8 deprecated it in favour of {@code onList}. */
+  @Deprecated
   @Override
+  @SuppressWarnings("deprecation")
   public void onNothing() {
     synchronized (lock) {
       if (!stopped) {
