@@ -21,7 +21,7 @@ import java.util.function.UnaryOperator;
  * gate never reads the label: it is only for label-selected informers.
  *
  * <pre>{@code
- * client.resource(ShardLabels.apply(release, Release::clusterKey, 32)).create();
+ * client.resource(ShardLabels.apply(release, clusterKey, 32)).create();  // clusterKey: Release -> "ns/cluster"
  * client.configMaps().inNamespace(ns).withName(n).edit(ShardLabels.labeler(32));
  * ShardLabels.copy(release, inventory);   // the ReleaseInventory follows its Release
  * }</pre>
