@@ -1,0 +1,40 @@
+package io.kumodo.convoy.sharding.examples;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * A subcommand of the examples command line ({@code demo}, {@code api-server}, {@code replica},
+ * {@code status}).
+ *
+ * <p>A command writes its normal output to {@code out}, diagnostics to {@code err}, and returns
+ * its exit code instead of calling {@link System#exit}, so that tests can run it in-process.
+ */
+public interface Command {
+
+  /** The command ran and finished normally. */
+  int EXIT_OK = 0;
+
+  /** The command failed at run time (for example, a port already in use). */
+  int EXIT_FAILURE = 1;
+
+  /** The command line was wrong (unknown flag, bad value); nothing was started. */
+  int EXIT_USAGE = 2;
+
+  /** The word that selects this command on the command line, e.g. {@code api-server}. */
+  String name();
+
+  /** One line saying what the command does, for the dispatcher's command list. */
+  String summary();
+
+  /**
+   * Runs the command.
+   *
+   * @param args the arguments after the command name
+   * @param out where normal output goes
+   * @param err where diagnostics go
+   * @return the process exit code: {@link #EXIT_OK}, {@link #EXIT_FAILURE} or {@link #EXIT_USAGE}
+   * @throws Exception when the command fails in a way it does not report itself
+   */
+  int run(List<String> args, PrintStream out, PrintStream err) throws Exception;
+}
