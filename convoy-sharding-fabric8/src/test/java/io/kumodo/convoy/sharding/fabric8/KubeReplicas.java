@@ -165,12 +165,15 @@ final class KubeReplicas implements AutoCloseable {
     return wanted;
   }
 
+  /** Closes every coordinator, waits for the caches to settle, then closes the stores. */
   @Override
   public void close() {
     for (Replica r : replicas.values()) {
       r.coordinator.close();
       r.scheduler.close();
-      r.store.close();
     }
+    LeaseCaches.awaitCaughtUp(client, NAMESPACE, COMPONENT,
+        replicas.values().stream().map(r -> r.store).toArray(KubernetesLeaseStore[]::new));
+    replicas.values().forEach(r -> r.store.close());
   }
 }

@@ -142,6 +142,7 @@ class KubernetesLeaseStoreIT {
 
     assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-2").get().getMetadata().getLabels())
         .containsEntry("team", "x").containsEntry(LeaseNames.SHARD_LABEL, "2");
+    LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", store);
   }
 
   @Test

@@ -55,6 +55,7 @@ class MalformedLeasesIT {
   void tearDown() {
     a.close();
     b.close();
+    LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", store);
     store.close();
     storeLog.detachAppender(logged);
   }

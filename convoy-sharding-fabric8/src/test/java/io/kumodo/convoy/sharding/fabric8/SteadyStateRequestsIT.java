@@ -51,6 +51,9 @@ class SteadyStateRequestsIT {
         assertThat(requestsOfOneTick(b)).containsExactlyInAnyOrder("PUT convoy-cm-member-cm-b",
             "PUT convoy-cm-shard-1", "PUT convoy-cm-shard-3", "PUT convoy-cm-shard-5", "PUT convoy-cm-shard-7");
       }
+      a.close();
+      b.close();
+      LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", storeA, storeB);
     }
   }
 

@@ -1,0 +1,51 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Waits until the watch caches of lease stores hold what the API server holds. Tests call it
+ * before they close a store: the fabric8 mock server blocks its event loop for up to 30 s when
+ * a client closes a watch while an event to that watch is still being sent (its
+ * {@code WatchEventsListener.onClosed} waits for the send, which needs the event loop).
+ */
+final class LeaseCaches {
+  private LeaseCaches() {}
+
+  /** Waits until every store lists exactly the well-formed leases of {@code component} on the server. */
+  static void awaitCaughtUp(KubernetesClient client, String namespace, String component,
+      KubernetesLeaseStore... stores) {
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+      Map<LeaseKey, String> server = new HashMap<>();
+      for (var object : client.leases().inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component)
+          .list().getItems()) {
+        Lease lease = LeaseCodec.decode(component, object).lease();
+        if (lease != null) {
+          server.put(lease.key(), lease.resourceVersion());
+        }
+      }
+      for (KubernetesLeaseStore store : stores) {
+        if (!versions(store, component).equals(server)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  private static Map<LeaseKey, String> versions(KubernetesLeaseStore store, String component)
+      throws LeaseStoreException {
+    Map<LeaseKey, String> versions = new HashMap<>();
+    for (Lease lease : store.list(component)) {
+      versions.put(lease.key(), lease.resourceVersion());
+    }
+    return versions;
+  }
+}
