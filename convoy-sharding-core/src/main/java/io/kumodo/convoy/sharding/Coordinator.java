@@ -69,6 +69,10 @@ public final class Coordinator implements AutoCloseable {
   private final Object scheduleLock = new Object();
   private final Scheduler injectedScheduler;
   private volatile boolean primed;
+  /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
+  private volatile boolean releaseWaiting;
+  private final ReentrantLock idleLock = new ReentrantLock();
+  private final java.util.concurrent.locks.Condition idle = idleLock.newCondition();
 
   // Guarded by scheduleLock.
   private Scheduler scheduler;
@@ -153,7 +157,8 @@ public final class Coordinator implements AutoCloseable {
     long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
     tickLock.lock();
     try {
-      rule.releaseAll(deadline);
+      releaseWaiting = true;
+      rule.releaseAll(deadline, this::awaitIdle);
     } catch (RuntimeException e) {
       log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
     } finally {
@@ -207,6 +212,41 @@ public final class Coordinator implements AutoCloseable {
    */
   public long fencingToken(int shard) {
     return ownership.token(shard);
+  }
+
+  /**
+   * Counts a reconcile of {@code shard} as running, if this replica owns the shard now; returns
+   * false (and counts nothing) otherwise. Call {@link #exitShard(int)} when the reconcile ends.
+   * While a reconcile that entered runs, a shard that is being handed over leaves the owned set
+   * (so no new reconcile enters) but its lease is kept, and renewed, until the reconcile exits,
+   * for at most the lease duration (at close: the close timeout); then it is freed anyway, with
+   * a warning. So a graceful handover never runs two reconciles of one shard at once.
+   * Reads memory only; allocates nothing.
+   */
+  public boolean enterShard(int shard) {
+    return ownership.enter(shard);
+  }
+
+  /**
+   * Ends a reconcile counted by {@link #enterShard(int)}.
+   *
+   * @throws IllegalStateException when no reconcile of {@code shard} was entered
+   */
+  public void exitShard(int shard) {
+    if (ownership.exit(shard) == 0 && releaseWaiting) {
+      idleLock.lock();
+      try {
+        idle.signalAll();
+      } finally {
+        idleLock.unlock();
+      }
+      requestTick();
+    }
+  }
+
+  /** The reconciles of {@code shard} running now (entered and not exited). */
+  public int inFlight(int shard) {
+    return shard < 0 || shard >= settings.shardCount() ? 0 : ownership.inFlight(shard);
   }
 
   /** The shard of {@code key} under this coordinator's shard count. */
@@ -278,18 +318,64 @@ public final class Coordinator implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------------------
 
-  private void runTick() {
+  /** Runs a tick; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
+  private long runTick(long fallback) {
     tickLock.lock();
     try {
       if (state.get() == State.CLOSED) {
-        return;
+        return fallback;
       }
       rule.tick();
+      releaseWaiting = rule.waitingForIdle();
+      return rule.nextDeadline(fallback);
     } catch (RuntimeException e) {
       log.error("{}/{}: tick failed; the next tick runs as scheduled", settings.component(), settings.replicaId(),
           e);
+      return fallback;
     } finally {
       tickLock.unlock();
+    }
+  }
+
+  private void runTick() {
+    runTick(0);
+  }
+
+  /** Asks for a tick as soon as possible (coalesced with a pending one). */
+  private void requestTick() {
+    synchronized (scheduleLock) {
+      wakeAt(settings.ticker().read());
+    }
+  }
+
+  /** Waits until no reconcile of {@code shards} runs, or the ticker passes {@code deadline}. */
+  private boolean awaitIdle(Set<Integer> shards, long deadline) {
+    idleLock.lock();
+    try {
+      long realRemaining = deadline - settings.ticker().read();
+      while (true) {
+        boolean busy = false;
+        for (int shard : shards) {
+          if (ownership.inFlight(shard) > 0) {
+            busy = true;
+            break;
+          }
+        }
+        if (!busy) {
+          return true;
+        }
+        long tickerRemaining = deadline - settings.ticker().read();
+        if (tickerRemaining <= 0 || realRemaining <= 0) {
+          return false;
+        }
+        // Bounded both by the injected ticker and by real time, so a virtual clock cannot hang close().
+        realRemaining = idle.awaitNanos(Math.min(realRemaining, tickerRemaining));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      idleLock.unlock();
     }
   }
 
@@ -302,19 +388,12 @@ public final class Coordinator implements AutoCloseable {
       return;
     }
     long start = settings.ticker().read();
-    runTick();
+    long deadline = runTick(start + settings.leaseNanos());
     synchronized (scheduleLock) {
       if (start - nextRegularAt >= 0) {
         nextRegularAt = start + settings.renewNanos();
       }
-      long next;
-      tickLock.lock();
-      try {
-        next = rule.nextDeadline(nextRegularAt);
-      } finally {
-        tickLock.unlock();
-      }
-      wakeAt(next);
+      wakeAt(deadline - nextRegularAt < 0 ? deadline : nextRegularAt);
     }
   }
 

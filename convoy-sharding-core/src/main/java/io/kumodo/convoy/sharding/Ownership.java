@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * The owned-shard set that {@code owns} reads: an immutable bit set published through a
@@ -24,6 +25,8 @@ final class Ownership {
   private final long[] validUntil;
   /** Per shard: the lease's transition count when this replica took it. */
   private final long[] tokens;
+  /** Per shard: reconciles running (entered and not exited). */
+  private final AtomicIntegerArray inFlight;
   private volatile Snapshot snapshot;
 
   Ownership(int shardCount, Ticker ticker) {
@@ -31,6 +34,7 @@ final class Ownership {
     this.ticker = ticker;
     this.validUntil = new long[shardCount];
     this.tokens = new long[shardCount];
+    this.inFlight = new AtomicIntegerArray(shardCount);
     this.snapshot = new Snapshot(new long[(shardCount + 63) >>> 6], Collections.emptySortedSet());
   }
 
@@ -44,6 +48,38 @@ final class Ownership {
       return false;
     }
     return ticker.read() - (long) LONGS.getAcquire(validUntil, shard) < 0;
+  }
+
+  /**
+   * Counts a reconcile of {@code shard} as running if the shard is owned. The count goes up
+   * before the ownership check and the tick publishes a release before it reads the count (both
+   * sequentially consistent), so either this call sees the release, or the tick sees the count.
+   */
+  boolean enter(int shard) {
+    if (shard < 0 || shard >= shardCount) {
+      return false;
+    }
+    inFlight.incrementAndGet(shard);
+    if (owns(shard)) {
+      return true;
+    }
+    inFlight.decrementAndGet(shard);
+    return false;
+  }
+
+  /** Ends a reconcile counted by {@link #enter}; returns the count left. */
+  int exit(int shard) {
+    int left = inFlight.decrementAndGet(shard);
+    if (left < 0) {
+      inFlight.incrementAndGet(shard);
+      throw new IllegalStateException("exitShard(" + shard + ") without a matching enterShard");
+    }
+    return left;
+  }
+
+  /** The reconciles of {@code shard} running now. */
+  int inFlight(int shard) {
+    return inFlight.get(shard);
   }
 
   /** The fencing token of an owned shard, or -1 when it is not owned. */

@@ -54,6 +54,8 @@ final class TickRule {
   private final TreeMap<Integer, Lease> held = new TreeMap<>();
   /** Shard leases out of the owned set whose free write is still to be done. */
   private final TreeMap<Integer, Lease> releasing = new TreeMap<>();
+  /** When each releasing shard left the owned set (ticker reading). */
+  private final Map<Integer, Long> releaseStarted = new HashMap<>();
   /** The owned set last reported to the OnChange callbacks. */
   private Set<Integer> notified = Collections.emptySortedSet();
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
@@ -106,7 +108,7 @@ final class TickRule {
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
     for (int shard : new ArrayList<>(held.keySet())) {
       if (!wanted.get(shard)) {
-        releasing.put(shard, held.remove(shard));
+        toReleasing(shard, now);
       }
     }
     publish("not wanted");
@@ -116,10 +118,11 @@ final class TickRule {
       acquire(shard, byKey.get(LeaseKey.shard(s.component(), shard)), now, wall);
     }
 
-    // 6 (second half). Free the unwanted leases: holder set to empty.
+    // 6 (second half). Free the unwanted leases: holder set to empty, once the reconciles that
+    // started while the shard was owned have finished (bounded by the lease duration).
     for (int shard : new ArrayList<>(releasing.keySet())) {
       if (!wanted.get(shard)) {
-        free(shard, wall);
+        freeWhenIdle(shard, now, wall);
       }
     }
     deleteOutOfRange(listed, now);
@@ -129,11 +132,18 @@ final class TickRule {
   }
 
   /** Frees every held shard lease and, unless configured otherwise, the member lease. */
-  void releaseAll(long deadline) {
+  void releaseAll(long deadline, IdleWaiter waiter) {
     Instant wall = s.clock().instant();
-    releasing.putAll(held);
-    held.clear();
+    long now = s.ticker().read();
+    for (int shard : new ArrayList<>(held.keySet())) {
+      toReleasing(shard, now);
+    }
     publish("close");
+    // Running reconciles get three quarters of the close time limit; the writes keep the rest.
+    if (!waiter.awaitIdle(releasing.keySet(), now + (deadline - now) / 4 * 3)) {
+      log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
+          s.component(), s.replicaId());
+    }
     for (int shard : new ArrayList<>(releasing.keySet())) {
       if (s.ticker().read() - deadline >= 0) {
         log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
@@ -149,6 +159,22 @@ final class TickRule {
         errors.failed("release member lease", memberKey, e);
       }
     }
+  }
+
+  /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */
+  interface IdleWaiter {
+    /** True when idle before {@code deadline} (a ticker reading). */
+    boolean awaitIdle(Set<Integer> shards, long deadline);
+  }
+
+  /** True when a released shard waits for its reconciles to finish before its lease is freed. */
+  boolean waitingForIdle() {
+    for (int shard : releasing.keySet()) {
+      if (ownership.inFlight(shard) > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The earliest fencing deadline of a held shard, or {@code fallback} when none is held. */
@@ -260,6 +286,7 @@ final class TickRule {
       return;
     }
     Lease freeing = releasing.remove(shard);
+    releaseStarted.remove(shard);
     if (freeing != null) {
       renew(shard, freeing, wall); // still ours in the store: wanted again before it was freed
       return;
@@ -330,17 +357,53 @@ final class TickRule {
     held.put(shard, written);
   }
 
+  private void toReleasing(int shard, long now) {
+    releasing.put(shard, held.remove(shard));
+    releaseStarted.putIfAbsent(shard, now);
+  }
+
+  /**
+   * Frees a released shard's lease once no reconcile that started while it was owned still
+   * runs. Until then the lease is renewed, so no peer takes it; after a lease duration it is
+   * freed anyway, with a warning.
+   */
+  private void freeWhenIdle(int shard, long now, Instant wall) {
+    int busy = ownership.inFlight(shard);
+    if (busy > 0) {
+      long waited = now - releaseStarted.getOrDefault(shard, now);
+      if (waited < s.leaseNanos()) {
+        Lease mine = releasing.get(shard);
+        try {
+          releasing.put(shard, s.store().update(mine.renewed(wall, s.leaseDuration())));
+        } catch (LeaseConflictException e) {
+          forgetRelease(shard);
+        } catch (LeaseStoreException | RuntimeException e) {
+          errors.failed("renew released shard lease", shard, e);
+        }
+        return;
+      }
+      log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
+          shard, busy, Durations.format(s.leaseDuration()));
+    }
+    free(shard, wall);
+  }
+
   private void free(int shard, Instant wall) {
     Lease mine = releasing.get(shard);
     try {
       s.store().update(mine.withHolder("", mine.acquireTime(), wall, mine.transitions()));
-      releasing.remove(shard);
+      forgetRelease(shard);
       errors.succeeded("free shard lease");
     } catch (LeaseConflictException e) {
-      releasing.remove(shard); // someone else changed it: no longer ours to free
+      forgetRelease(shard); // someone else changed it: no longer ours to free
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("free shard lease", shard, e);
     }
+  }
+
+  private void forgetRelease(int shard) {
+    releasing.remove(shard);
+    releaseStarted.remove(shard);
   }
 
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
@@ -365,7 +428,7 @@ final class TickRule {
     boolean any = false;
     for (int shard : new ArrayList<>(held.keySet())) {
       if (ownership.deadline(shard) - now <= 0) {
-        releasing.put(shard, held.remove(shard));
+        toReleasing(shard, now);
         any = true;
         log.warn("{}/{}: shard {} fenced: no successful renewal for {} (lease duration less the margin)",
             s.component(), s.replicaId(), shard, Durations.format(s.leaseDuration().minus(s.fencingMargin())));

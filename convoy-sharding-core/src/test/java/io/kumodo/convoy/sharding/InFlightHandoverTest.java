@@ -1,0 +1,86 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A graceful handover never runs two reconciles of one shard at once: a released shard's lease
+ * is kept until the reconciles that entered while it was owned have exited.
+ */
+class InFlightHandoverTest {
+
+  @Test
+  void aSlowReconcileHoldsTheLeaseUntilItExitsAndTheNewOwnerStartsOnlyAfter() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(a.coordinator.enterShard(1)).as("a slow reconcile of shard 1 starts on cm-a").isTrue();
+
+    TestCluster.Replica b = cluster.start("cm-b");
+    // cm-a no longer wants shard 1: it leaves the owned set at once, so no new reconcile enters ...
+    cluster.run(TestCluster.RENEW.plusSeconds(1));
+    assertThat(a.coordinator.owns(1)).isFalse();
+    assertThat(a.coordinator.enterShard(1)).isFalse();
+    assertThat(a.changes).last().satisfies(c -> assertThat(c.released()).containsExactly(1));
+    // ... but its lease stays with cm-a, renewed, while the reconcile runs: cm-b waits.
+    cluster.run(TestCluster.LEASE.minusSeconds(15));
+    assertThat(b.coordinator.owns(1)).isFalse();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 1)).holder()).isEqualTo("cm-a");
+
+    a.coordinator.exitShard(1);
+    cluster.run(TestCluster.RENEW.plusSeconds(1));
+    assertThat(b.coordinator.owns(1)).isTrue();
+    assertThat(a.coordinator.inFlight(1)).isZero();
+  }
+
+  @Test
+  void aReconcileThatNeverEndsDelaysTheHandoverByAtMostALeaseDuration() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(a.coordinator.enterShard(1)).isTrue();
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(3)));
+    assertThat(b.coordinator.owns(1)).isTrue();
+    assertThat(a.coordinator.owns(1)).isFalse();
+  }
+
+  @Test
+  void exitWithoutEnterIsAnError() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThatThrownBy(() -> a.coordinator.exitShard(0)).isInstanceOf(IllegalStateException.class);
+    assertThat(a.coordinator.enterShard(-1)).isFalse();
+    assertThat(a.coordinator.enterShard(2)).isFalse();
+  }
+
+  @Test
+  void closeWaitsForRunningReconcilesBeforeFreeingTheLeases() throws Exception {
+    TestCluster cluster = new TestCluster(1);
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(a.coordinator.enterShard(0)).isTrue();
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(a.coordinator::close);
+    for (int i = 0; i < 1_000_000 && a.coordinator.owns(0); i++) {
+      Thread.onSpinWait();
+    }
+    assertThat(a.coordinator.owns(0)).as("out of the owned set first").isFalse();
+    assertThat(closing).isNotDone();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
+    a.coordinator.exitShard(0);
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+  }
+
+  @Test
+  void closeFreesAnywayWhenAReconcileOutlastsTheCloseTimeout() throws Exception {
+    TestCluster cluster = new TestCluster(1, new InMemoryLeaseStore(),
+        b -> b.closeTimeout(Duration.ofMillis(200)));
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(a.coordinator.enterShard(0)).isTrue();
+    a.coordinator.close();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+  }
+}
