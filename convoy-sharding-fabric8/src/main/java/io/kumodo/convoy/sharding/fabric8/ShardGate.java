@@ -142,7 +142,10 @@ public final class ShardGate<T extends HasMetadata> {
   /**
    * Wraps {@code reconciler} with the reconcile gate: the result runs it only when this replica
    * owns the key's shard at the start of the reconcile, and returns
-   * {@link ReconcileResult#SKIPPED_NOT_OWNER} (no work, no requeue) otherwise.
+   * {@link ReconcileResult#SKIPPED_NOT_OWNER} (no work, no requeue) otherwise. A reconcile that
+   * runs is counted as in flight ({@link Coordinator#enterShard(int)}): when its shard is handed
+   * over, the lease is kept until the reconcile returns (for at most the lease duration), so the
+   * new owner never reconciles the shard at the same time.
    */
   public Reconciler gate(Reconciler reconciler) {
     Objects.requireNonNull(reconciler, "reconciler");
@@ -174,10 +177,15 @@ public final class ShardGate<T extends HasMetadata> {
       return ReconcileResult.SKIPPED_NOT_OWNER;
     }
     ReconcileResult result;
-    if (!coordinator.owns(shard.index)) {
+    if (!coordinator.enterShard(shard.index)) {
       result = ReconcileResult.SKIPPED_NOT_OWNER;
     } else {
-      result = Objects.requireNonNull(delegate.reconcile(key), "the reconciler returned null");
+      // Counted as in flight: a handover of this shard keeps its lease until the reconcile exits.
+      try {
+        result = Objects.requireNonNull(delegate.reconcile(key), "the reconciler returned null");
+      } finally {
+        coordinator.exitShard(shard.index);
+      }
     }
     if (shard.fromDeleteRecord && !result.isRequeue()) {
       deleted.remove(key, shard.index); // the gone object was handled (or is not ours)
