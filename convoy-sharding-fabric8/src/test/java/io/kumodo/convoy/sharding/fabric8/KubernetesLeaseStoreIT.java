@@ -60,6 +60,22 @@ class KubernetesLeaseStoreIT {
   }
 
   @Test
+  void memberLeaseOfAReplicaIdOf253CharactersGetsAShortenedNameAndListsUnderTheFullId() throws Exception {
+    String longId = "pod-" + "x".repeat(200) + ".replica." + "y".repeat(40);
+    assertThat(longId).hasSize(253);
+    store.list("convoy-cm"); // the cache first, so the new lease arrives as a watch event before the test ends
+    store.create(member(longId));
+
+    Lease listed = await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm"), l -> l.size() == 1)
+        .get(0);
+    assertThat(listed.key()).isEqualTo(LeaseKey.member("convoy-cm", longId));
+    var object = client.leases().inNamespace(NS).withName(LeaseNames.memberName("convoy-cm", longId)).get();
+    assertThat(object.getMetadata().getName()).hasSizeLessThanOrEqualTo(253);
+    assertThat(object.getMetadata().getAnnotations()).containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, longId);
+    assertThat(object.getMetadata().getLabels().values()).allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(63));
+  }
+
+  @Test
   void createOfAnExistingNameIsAConflict() throws Exception {
     store.create(shard(3, "cm-a"));
     assertThatThrownBy(() -> store.create(shard(3, "cm-b"))).isInstanceOf(LeaseConflictException.class);
