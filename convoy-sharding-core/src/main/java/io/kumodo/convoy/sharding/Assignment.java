@@ -2,29 +2,75 @@ package io.kumodo.convoy.sharding;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Decides which shards each live replica wants. Every replica computes it on its own from the
- * same sorted list of live replica IDs, so the result must depend on nothing else: all replicas
- * of a component must use the same assignment.
+ * same {@link View}, so the result must depend on nothing else: all replicas of a component must
+ * use the same assignment (its {@link #name()} is published on their member leases, and a
+ * mismatch is logged as an error).
  */
 public interface Assignment {
 
   /** A short name, published on member leases so that a mismatch is visible. */
   String name();
 
-  /**
-   * The shards that the replica at position {@code self} of {@code liveIds} wants.
-   *
-   * @param liveIds the live replica IDs, sorted, never empty
-   * @param self the position of the calling replica in {@code liveIds}
-   * @param shardCount S
-   */
-  BitSet wanted(List<String> liveIds, int self, int shardCount);
+  /** The shards that the replica at position {@link View#self()} wants. */
+  BitSet wanted(View view);
 
-  /** The spec's rule: the replica at position k of N live replicas wants each shard i where i mod N = k. */
+  /**
+   * What every replica sees at a tick.
+   *
+   * @param liveIds the live replica IDs, sorted, never empty (drained replicas excluded)
+   * @param self the position of the calling replica in {@code liveIds}, or -1 when it is not
+   *     among them (a drained replica): it then wants nothing
+   * @param shardCount S
+   * @param holders per shard, the live replica that holds its lease now, or null
+   * @param drained the shards that must not be assigned
+   */
+  record View(List<String> liveIds, int self, int shardCount, List<String> holders, BitSet drained) {
+    /** Copies the lists. */
+    public View {
+      liveIds = List.copyOf(liveIds);
+      holders = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(holders));
+      drained = (BitSet) drained.clone();
+      Objects.checkIndex(Math.max(self, 0), Math.max(liveIds.size(), 1));
+      if (holders.size() != shardCount) {
+        throw new IllegalArgumentException("holders must have one entry per shard: " + holders.size());
+      }
+    }
+
+    /** A view with no holders and no drained shards. */
+    public static View of(List<String> liveIds, int self, int shardCount) {
+      return new View(liveIds, self, shardCount, java.util.Collections.nCopies(shardCount, null), new BitSet());
+    }
+  }
+
+  /**
+   * The spec's rule: the replica at position k of N live replicas wants each shard i where
+   * i mod N = k. Drained shards are wanted by nobody; the others keep their owners.
+   */
   static Assignment modulo() {
     return Modulo.INSTANCE;
+  }
+
+  /**
+   * Balanced and sticky: every replica wants floor(S/N) or ceil(S/N) shards (of the shards not
+   * drained), and a join or a leave moves only the shards that must move. A replica keeps the
+   * shards it holds up to its quota; the rest go to replicas under their quota by rendezvous
+   * hashing. Opt-in: all replicas of a component must use it.
+   */
+  static Assignment balanced() {
+    return BalancedAssignment.INSTANCE;
+  }
+
+  /** The assignment named {@code name} ({@code modulo} or {@code balanced}), or null. */
+  static Assignment named(String name) {
+    return switch (name) {
+      case "modulo" -> modulo();
+      case "balanced" -> balanced();
+      default -> null;
+    };
   }
 
   /** The {@code i mod N = k} rule. */
@@ -39,10 +85,15 @@ public interface Assignment {
     }
 
     @Override
-    public BitSet wanted(List<String> liveIds, int self, int shardCount) {
-      BitSet wanted = new BitSet(shardCount);
-      for (int i = self; i < shardCount; i += liveIds.size()) {
-        wanted.set(i);
+    public BitSet wanted(View view) {
+      BitSet wanted = new BitSet(view.shardCount());
+      if (view.self() < 0) {
+        return wanted;
+      }
+      for (int i = view.self(); i < view.shardCount(); i += view.liveIds().size()) {
+        if (!view.drained().get(i)) {
+          wanted.set(i);
+        }
       }
       return wanted;
     }

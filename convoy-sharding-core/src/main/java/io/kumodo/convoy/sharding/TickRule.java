@@ -61,6 +61,7 @@ final class TickRule {
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
   private List<String> lastLive = List.of();
+  private final java.util.Set<String> mismatches = new java.util.HashSet<>();
 
   TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
     this.s = settings;
@@ -103,7 +104,7 @@ final class TickRule {
     lastLive = List.copyOf(live);
 
     // 4. The wanted shards.
-    BitSet wanted = s.assignment().wanted(live, k, s.shardCount());
+    BitSet wanted = s.assignment().wanted(view(live, k, listed, now));
 
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
     for (int shard : new ArrayList<>(held.keySet())) {
@@ -223,14 +224,15 @@ final class TickRule {
         Lease current = listed == null ? null : find(listed, memberKey);
         if (current == null) {
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              Map.of(), null));
+              ownAnnotations(Map.of()), null));
         } else {
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
-              .renewed(wall, s.leaseDuration()));
+              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations())));
         }
       } else {
-        member = s.store().update(member.renewed(wall, s.leaseDuration()));
+        member = s.store().update(member.renewed(wall, s.leaseDuration())
+            .withAnnotations(ownAnnotations(member.annotations())));
       }
       lastMemberRenew = sent;
       errors.succeeded("renew member lease");
@@ -240,6 +242,27 @@ final class TickRule {
       member = null;
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("renew member lease", memberKey, e);
+    }
+  }
+
+  /** {@code current} with the annotations this replica publishes on its member lease. */
+  private Map<String, String> ownAnnotations(Map<String, String> current) {
+    if (s.assignment().name().equals(current.get(LeaseAnnotations.ASSIGNMENT))) {
+      return current;
+    }
+    Map<String, String> merged = new HashMap<>(current);
+    merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
+    return merged;
+  }
+
+  /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
+  private void checkAssignment(Lease member) {
+    String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
+    if (theirs != null && !theirs.equals(s.assignment().name())
+        && mismatches.add(member.key().replicaId() + "=" + theirs)) {
+      log.error("{}/{}: replica {} uses the assignment \"{}\", this one \"{}\": all replicas of a component must "
+          + "use the same assignment, or shards go unowned", s.component(), s.replicaId(), member.key().replicaId(),
+          theirs, s.assignment().name());
     }
   }
 
@@ -262,6 +285,7 @@ final class TickRule {
       }
       if (age < s.leaseNanos()) {
         live.add(key.replicaId());
+        checkAssignment(lease);
       }
     }
     return live;
@@ -404,6 +428,23 @@ final class TickRule {
   private void forgetRelease(int shard) {
     releasing.remove(shard);
     releaseStarted.remove(shard);
+  }
+
+  /** What the assignment sees: live IDs, this replica's position, the live holders of the shards. */
+  private Assignment.View view(List<String> live, int k, List<Lease> listed, long now) {
+    List<String> holders = new ArrayList<>(java.util.Collections.nCopies(s.shardCount(), (String) null));
+    java.util.Set<String> liveSet = new java.util.HashSet<>(live);
+    for (Lease lease : listed) {
+      int shard = lease.key().shard();
+      if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
+          && (lease.holder().equals(s.replicaId()) ? held.containsKey(shard) : observed.age(lease, now) < expiry(lease))) {
+        holders.set(shard, lease.holder());
+      }
+    }
+    for (int shard : held.keySet()) {
+      holders.set(shard, s.replicaId());
+    }
+    return new Assignment.View(live, k, s.shardCount(), holders, new BitSet());
   }
 
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */

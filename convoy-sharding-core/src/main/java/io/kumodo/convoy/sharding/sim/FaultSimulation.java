@@ -47,6 +47,7 @@ public final class FaultSimulation {
   private final Duration faultPhase;
   private final int faults;
   private final double maxDrift;
+  private final io.kumodo.convoy.sharding.Assignment assignment;
 
   private final Random random;
   private final VirtualTime time = new VirtualTime();
@@ -66,6 +67,7 @@ public final class FaultSimulation {
     this.faultPhase = b.faultPhase;
     this.faults = b.faults;
     this.maxDrift = b.maxDrift;
+    this.assignment = b.assignment;
     this.random = new Random(b.seed);
   }
 
@@ -338,6 +340,7 @@ public final class FaultSimulation {
           .ticker(drifting)
           .clock(time.clock(offset))
           .scheduler(scheduler)
+          .assignment(assignment)
           .onChange(this::onChange)
           .build();
     }
@@ -370,8 +373,15 @@ public final class FaultSimulation {
     private Duration faultPhase = Duration.ofMinutes(10);
     private int faults = 12;
     private double maxDrift = 0.01;
+    private io.kumodo.convoy.sharding.Assignment assignment = io.kumodo.convoy.sharding.Assignment.modulo();
 
     private Builder() {}
+
+    /** The assignment every replica uses; default {@code modulo}. */
+    public Builder assignment(io.kumodo.convoy.sharding.Assignment assignment) {
+      this.assignment = assignment;
+      return this;
+    }
 
     /**
      * The largest clock rate drift of a replica, as a fraction: 0.01 (the default) lets a

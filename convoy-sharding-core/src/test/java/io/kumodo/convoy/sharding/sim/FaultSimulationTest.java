@@ -2,6 +2,7 @@ package io.kumodo.convoy.sharding.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.Assignment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ class FaultSimulationTest {
           .replicas(1 + (int) (seed % 5))
           .shards(seed % 3 == 0 ? 16 : 8)
           .faults(6 + (int) (seed % 14), Duration.ofMinutes(5))
+          .assignment(seed % 2 == 0 ? Assignment.balanced() : Assignment.modulo())
           .build()
           .run();
       if (!result.ok()) {

@@ -1,0 +1,174 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/** The opt-in balanced assignment: within ceil(S/N), and a join or leave moves only what must move. */
+class BalancedAssignmentTest {
+  private static final Assignment BALANCED = Assignment.balanced();
+
+  /** Owner position of each shard when every replica computes its wanted set from one view. */
+  static int[] placement(Assignment a, List<String> ids, int shards, List<String> holders, BitSet drained) {
+    int[] owner = new int[shards];
+    java.util.Arrays.fill(owner, -1);
+    for (int k = 0; k < ids.size(); k++) {
+      BitSet w = a.wanted(new Assignment.View(ids, k, shards, holders, drained));
+      for (int i = w.nextSetBit(0); i >= 0; i = w.nextSetBit(i + 1)) {
+        assertThat(owner[i]).as("shard %d wanted twice", i).isEqualTo(-1);
+        owner[i] = k;
+      }
+    }
+    return owner;
+  }
+
+  static List<String> holders(List<String> ids, int[] owner, Set<String> live) {
+    List<String> h = new ArrayList<>();
+    for (int o : owner) {
+      h.add(o >= 0 && live.contains(ids.get(o)) ? ids.get(o) : null);
+    }
+    return h;
+  }
+
+  static List<String> ids(Random random, int n) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ids.add("pod-" + Long.toHexString(random.nextLong()));
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  @Test
+  void everyShardHasOneOwnerAndEveryLoadIsFloorOrCeilOfSOverN() {
+    Random random = new Random(3);
+    for (int t = 0; t < 200; t++) {
+      int shards = 1 + random.nextInt(1024);
+      List<String> ids = ids(random, 1 + random.nextInt(30));
+      int[] owner = placement(BALANCED, ids, shards, Collections.nCopies(shards, null), new BitSet());
+      int[] load = new int[ids.size()];
+      for (int o : owner) {
+        assertThat(o).isNotNegative();
+        load[o]++;
+      }
+      for (int l : load) {
+        assertThat(l).isBetween(shards / ids.size(), (shards + ids.size() - 1) / ids.size());
+      }
+    }
+  }
+
+  @Test
+  void aJoinOrALeaveMovesOnlyTheShardsThatMustMove() {
+    Random random = new Random(5);
+    for (int t = 0; t < 300; t++) {
+      int shards = new int[] {32, 64, 128, 256, 512, 1024}[random.nextInt(6)];
+      List<String> ids = ids(random, 2 + random.nextInt(29));
+      int[] before = placement(BALANCED, ids, shards, Collections.nCopies(shards, null), new BitSet());
+      before = placement(BALANCED, ids, shards, holders(ids, before, new HashSet<>(ids)), new BitSet());
+
+      List<String> joined = new ArrayList<>(ids);
+      String newcomer = "pod-new-" + t;
+      joined.add(newcomer);
+      Collections.sort(joined);
+      int[] afterJoin = placement(BALANCED, joined, shards, holders(ids, before, new HashSet<>(joined)), new BitSet());
+      int moved = 0;
+      int received = 0;
+      for (int i = 0; i < shards; i++) {
+        if (!ids.get(before[i]).equals(joined.get(afterJoin[i]))) {
+          moved++;
+        }
+        if (joined.get(afterJoin[i]).equals(newcomer)) {
+          received++;
+        }
+      }
+      assertThat(moved).as("join: moved vs received by the newcomer").isEqualTo(received);
+
+      List<String> left = new ArrayList<>(ids);
+      String leaver = left.remove(random.nextInt(left.size()));
+      int[] afterLeave = placement(BALANCED, left, shards, holders(ids, before, new HashSet<>(left)), new BitSet());
+      moved = 0;
+      int held = 0;
+      for (int i = 0; i < shards; i++) {
+        if (!ids.get(before[i]).equals(left.get(afterLeave[i]))) {
+          moved++;
+        }
+        if (ids.get(before[i]).equals(leaver)) {
+          held++;
+        }
+      }
+      assertThat(moved).as("leave: moved vs held by the leaver").isEqualTo(held);
+    }
+  }
+
+  @Test
+  void drainedShardsAreWantedByNobodyUnderEitherAssignment() {
+    List<String> ids = List.of("a", "b", "c");
+    BitSet drained = new BitSet();
+    drained.set(2);
+    drained.set(5);
+    for (Assignment a : List.of(Assignment.modulo(), BALANCED)) {
+      int[] owner = placement(a, ids, 8, Collections.nCopies(8, null), drained);
+      assertThat(owner[2]).as(a.name()).isEqualTo(-1);
+      assertThat(owner[5]).as(a.name()).isEqualTo(-1);
+      for (int i : new int[] {0, 1, 3, 4, 6, 7}) {
+        assertThat(owner[i]).as("%s shard %d", a.name(), i).isNotNegative();
+      }
+    }
+  }
+
+  @Test
+  void coordinatorsUsingItConvergeToBalancedLoadsAndPublishItsName() {
+    TestCluster cluster = new TestCluster(10, new InMemoryLeaseStore(), b -> b.assignment(BALANCED));
+    for (String id : List.of("a", "b", "c")) {
+      cluster.start(id);
+    }
+    cluster.run(Duration.ofSeconds(60));
+    int total = 0;
+    for (String id : List.of("a", "b", "c")) {
+      assertThat(cluster.owned(id).size()).isBetween(3, 4);
+      total += cluster.owned(id).size();
+      assertThat(cluster.store.get(LeaseKey.member("convoy-cm", id)).annotations())
+          .containsEntry(LeaseAnnotations.ASSIGNMENT, "balanced");
+    }
+    assertThat(total).isEqualTo(10);
+    Set<Integer> beforeA = cluster.owned("a");
+    cluster.close("c");
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(cluster.owned("a")).containsAll(beforeA);
+    assertThat(cluster.owned("a").size() + cluster.owned("b").size()).isEqualTo(10);
+  }
+
+  @Test
+  void aReplicaWithAnotherAssignmentIsReportedAsAnError() {
+    Logger logger = (Logger) LoggerFactory.getLogger(Coordinator.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      InMemoryLeaseStore store = new InMemoryLeaseStore();
+      TestCluster modulo = new TestCluster(4, store, b -> {});
+      TestCluster.Replica a = modulo.start("a");
+      Coordinator b = Coordinator.builder().component("convoy-cm").replicaId("b").shardCount(4)
+          .assignment(BALANCED).leaseStore(store).ticker(modulo.time).clock(modulo.time.clock())
+          .scheduler(modulo.time).build();
+      b.prime();
+      a.coordinator.tickNow();
+      assertThat(appender.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
+          .contains("replica b uses the assignment \"balanced\"").contains("must use the same assignment"));
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+}
