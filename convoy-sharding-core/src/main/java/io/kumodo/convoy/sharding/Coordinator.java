@@ -80,6 +80,8 @@ public final class Coordinator implements AutoCloseable {
   private Future<?> pending;
   private long pendingAt;
   private long nextRegularAt;
+  private long lastTickStart = Long.MIN_VALUE;
+  private AutoCloseable watch;
 
   private Coordinator(Settings settings, List<OnChange> listeners, Scheduler scheduler) {
     this.settings = settings;
@@ -133,6 +135,15 @@ public final class Coordinator implements AutoCloseable {
       nextRegularAt = settings.ticker().read();
       wakeAt(nextRegularAt);
     }
+    try {
+      AutoCloseable handle = settings.store().watch(settings.component(), this::onLeaseEvent);
+      synchronized (scheduleLock) {
+        watch = handle;
+      }
+    } catch (RuntimeException e) {
+      log.warn("{}/{}: lease watch unavailable, ticking at the renew interval only: {}", settings.component(),
+          settings.replicaId(), e.toString());
+    }
   }
 
   /**
@@ -148,10 +159,20 @@ public final class Coordinator implements AutoCloseable {
     if (previous == State.CLOSED) {
       return;
     }
+    AutoCloseable handle;
     synchronized (scheduleLock) {
       if (pending != null) {
         pending.cancel(false);
         pending = null;
+      }
+      handle = watch;
+      watch = null;
+    }
+    if (handle != null) {
+      try {
+        handle.close();
+      } catch (Exception e) {
+        log.debug("closing the lease watch failed", e);
       }
     }
     long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
@@ -341,6 +362,46 @@ public final class Coordinator implements AutoCloseable {
     runTick(0);
   }
 
+  /**
+   * Reacts to a lease change between ticks: a change that can move shards (a member joining,
+   * leaving or being drained, a shard lease freed, taken or annotated) runs an extra tick at once,
+   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not.
+   */
+  private void onLeaseEvent(LeaseEvent event) {
+    if (state.get() == State.STARTED && relevant(event)) {
+      synchronized (scheduleLock) {
+        long now = settings.ticker().read();
+        long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + minTickGap();
+        wakeAt(earliest - now > 0 ? earliest : now);
+      }
+    }
+  }
+
+  /** True for a change that can alter the assignment or this replica's leases. */
+  private boolean relevant(LeaseEvent event) {
+    Lease before = event.previous();
+    Lease after = event.current();
+    boolean self = event.key().role() == LeaseRole.MEMBER && event.key().replicaId().equals(settings.replicaId());
+    if (self) {
+      // Our own writes are not news; an operator's annotation (e.g. a drain) is.
+      return before != null && after != null && !before.annotations().equals(after.annotations());
+    }
+    if (after != null && after.holder().equals(settings.replicaId())
+        && (before == null || !before.holder().equals(settings.replicaId()))) {
+      return false; // this replica's own create or take
+    }
+    if (before == null || after == null) {
+      return true; // a member or shard lease appeared or vanished
+    }
+    // A freed, taken or re-annotated lease can move shards; a renewal cannot.
+    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
+  }
+
+  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 50 ms. */
+  private long minTickGap() {
+    return Math.min(settings.renewNanos() / 4, 50_000_000L);
+  }
+
   /** Asks for a tick as soon as possible (coalesced with a pending one). */
   private void requestTick() {
     synchronized (scheduleLock) {
@@ -388,12 +449,17 @@ public final class Coordinator implements AutoCloseable {
       return;
     }
     long start = settings.ticker().read();
+    synchronized (scheduleLock) {
+      lastTickStart = start;
+    }
     long deadline = runTick(start + settings.leaseNanos());
     synchronized (scheduleLock) {
       if (start - nextRegularAt >= 0) {
         nextRegularAt = start + settings.renewNanos();
       }
-      wakeAt(deadline - nextRegularAt < 0 ? deadline : nextRegularAt);
+      long next = deadline - nextRegularAt < 0 ? deadline : nextRegularAt;
+      // Never tick again sooner than the minimum gap: a deadline in the past must not spin.
+      wakeAt(next - (start + minTickGap()) < 0 ? start + minTickGap() : next);
     }
   }
 

@@ -44,15 +44,16 @@ public final class InMemoryLeaseStore implements LeaseStore {
       stored = lease.withResourceVersion(nextVersion());
       leases.put(lease.key(), stored);
     }
-    notify(lease.key().component());
+    notify(null, stored);
     return stored;
   }
 
   @Override
   public Lease update(Lease lease) throws LeaseConflictException {
     Lease stored;
+    Lease current;
     synchronized (this) {
-      Lease current = leases.get(lease.key());
+      current = leases.get(lease.key());
       if (current == null) {
         throw new LeaseConflictException("not found: " + lease.key());
       }
@@ -63,14 +64,15 @@ public final class InMemoryLeaseStore implements LeaseStore {
       stored = lease.withResourceVersion(nextVersion());
       leases.put(lease.key(), stored);
     }
-    notify(lease.key().component());
+    notify(current, stored);
     return stored;
   }
 
   @Override
   public void delete(Lease lease) throws LeaseConflictException {
+    Lease current;
     synchronized (this) {
-      Lease current = leases.get(lease.key());
+      current = leases.get(lease.key());
       if (current == null) {
         throw new LeaseConflictException("not found: " + lease.key());
       }
@@ -81,11 +83,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
       }
       leases.remove(lease.key());
     }
-    notify(lease.key().component());
+    notify(current, null);
   }
 
   @Override
-  public AutoCloseable watch(String component, Runnable listener) {
+  public AutoCloseable watch(String component, java.util.function.Consumer<LeaseEvent> listener) {
     Watcher w = new Watcher(component, listener);
     watchers.add(w);
     return () -> watchers.remove(w);
@@ -102,11 +104,12 @@ public final class InMemoryLeaseStore implements LeaseStore {
    */
   public Lease put(Lease lease) {
     Lease stored;
+    Lease previous;
     synchronized (this) {
       stored = lease.withResourceVersion(nextVersion());
-      leases.put(lease.key(), stored);
+      previous = leases.put(lease.key(), stored);
     }
-    notify(lease.key().component());
+    notify(previous, stored);
     return stored;
   }
 
@@ -114,13 +117,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
     return Long.toString(++version);
   }
 
-  private void notify(String component) {
+  private void notify(Lease previous, Lease current) {
+    LeaseEvent event = new LeaseEvent(previous, current);
     for (Watcher w : watchers) {
-      if (w.component.equals(component)) {
-        w.listener.run();
+      if (w.component.equals(event.key().component())) {
+        w.listener.accept(event);
       }
     }
   }
 
-  private record Watcher(String component, Runnable listener) {}
+  private record Watcher(String component, java.util.function.Consumer<LeaseEvent> listener) {}
 }

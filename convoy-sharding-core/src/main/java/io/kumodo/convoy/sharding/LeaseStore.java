@@ -35,11 +35,11 @@ public interface LeaseStore {
 
   /**
    * Registers {@code listener} to be called, on any thread, soon after any lease of
-   * {@code component} changes in the store. The call carries no data; a listener re-reads with
-   * {@link #list}. Closing the result stops the calls. The default registers nothing: a store
-   * without change notifications is read at each tick only.
+   * {@code component} changes in the store, with the record before and after the change (as far
+   * as the store knows them). Closing the result stops the calls. The default registers nothing:
+   * a store without change notifications is read at each tick only.
    */
-  default AutoCloseable watch(String component, Runnable listener) {
+  default AutoCloseable watch(String component, java.util.function.Consumer<LeaseEvent> listener) {
     return () -> {};
   }
 }

@@ -61,6 +61,8 @@ final class TickRule {
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
   private List<String> lastLive = List.of();
+  /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
+  private long nextExpiry = Long.MAX_VALUE;
   private final java.util.Set<String> mismatches = new java.util.HashSet<>();
 
   TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
@@ -75,6 +77,7 @@ final class TickRule {
   void tick() {
     long now = s.ticker().read();
     Instant wall = s.clock().instant();
+    nextExpiry = Long.MAX_VALUE;
     dropLapsed(now);
 
     List<Lease> listed = list();
@@ -178,9 +181,16 @@ final class TickRule {
     return false;
   }
 
-  /** The earliest fencing deadline of a held shard, or {@code fallback} when none is held. */
+  /**
+   * The earliest instant a tick is needed before {@code fallback}: a held shard's fencing
+   * deadline, or the expiry of an observed lease (a member that would stop being live, a wanted
+   * shard's lease that could be taken).
+   */
   long nextDeadline(long fallback) {
     long next = fallback;
+    if (nextExpiry != Long.MAX_VALUE && nextExpiry - next < 0) {
+      next = nextExpiry;
+    }
     for (int shard : held.keySet()) {
       long d = ownership.deadline(shard);
       if (d - next < 0) {
@@ -255,6 +265,12 @@ final class TickRule {
     return merged;
   }
 
+  private void expiresAt(long at) {
+    if (nextExpiry == Long.MAX_VALUE || at - nextExpiry < 0) {
+      nextExpiry = at;
+    }
+  }
+
   /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
   private void checkAssignment(Lease member) {
     String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
@@ -286,6 +302,7 @@ final class TickRule {
       if (age < s.leaseNanos()) {
         live.add(key.replicaId());
         checkAssignment(lease);
+        expiresAt(now + s.leaseNanos() - age);
       }
     }
     return live;
@@ -325,7 +342,9 @@ final class TickRule {
         written = s.store().update(listed.withHolder(s.replicaId(), wall, wall, listed.transitions() + 1)
             .renewed(wall, s.leaseDuration()));
       } else {
-        return; // held by a live replica, or by an earlier incarnation of this one: wait for expiry
+        // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
+        expiresAt(now + expiry(listed) - observed.age(listed, now));
+        return;
       }
       hold(shard, written, sent);
       errors.succeeded("take shard lease");

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,8 @@ final class ComponentLeases implements AutoCloseable {
   private final Map<String, Version> decoded = new ConcurrentHashMap<>();
 
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
-  ComponentLeases(KubernetesClient client, String namespace, String component, List<Runnable> listeners) {
+  ComponentLeases(KubernetesClient client, String namespace, String component,
+      List<Consumer<LeaseEvent>> listeners) {
     this.component = component;
     this.namespace = namespace;
     this.informer = client.leases().inNamespace(namespace)
@@ -120,35 +123,57 @@ final class ComponentLeases implements AutoCloseable {
   /** Forwards every event to the listeners and forgets the decoded record of deleted objects. */
   private final class Handler
       implements ResourceEventHandler<io.fabric8.kubernetes.api.model.coordination.v1.Lease> {
-    private final List<Runnable> listeners;
+    private final List<Consumer<LeaseEvent>> listeners;
 
-    Handler(List<Runnable> listeners) {
+    Handler(List<Consumer<LeaseEvent>> listeners) {
       this.listeners = listeners;
     }
 
     @Override
     public void onAdd(io.fabric8.kubernetes.api.model.coordination.v1.Lease obj) {
-      fire();
+      fire(null, decode(obj));
     }
 
     @Override
     public void onUpdate(io.fabric8.kubernetes.api.model.coordination.v1.Lease oldObj,
         io.fabric8.kubernetes.api.model.coordination.v1.Lease newObj) {
-      fire();
+      Lease before = quietly(oldObj);
+      fire(before, decode(newObj));
     }
 
     @Override
     public void onDelete(io.fabric8.kubernetes.api.model.coordination.v1.Lease obj, boolean finalStateUnknown) {
+      Lease before = quietly(obj);
       if (obj != null && obj.getMetadata() != null && obj.getMetadata().getName() != null) {
         decoded.remove(obj.getMetadata().getName());
       }
-      fire();
+      fire(before, null);
     }
 
-    private void fire() {
-      for (Runnable listener : listeners) {
+    /** The record of an old object version, without logging it again if it is malformed. */
+    private Lease quietly(io.fabric8.kubernetes.api.model.coordination.v1.Lease object) {
+      if (object == null || object.getMetadata() == null) {
+        return null;
+      }
+      Version v = decoded.get(object.getMetadata().getName());
+      if (v != null && v.resourceVersion != null && v.resourceVersion.equals(object.getMetadata().getResourceVersion())) {
+        return v.lease;
+      }
+      try {
+        return LeaseCodec.decode(component, object).lease();
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+
+    private void fire(Lease before, Lease after) {
+      if (before == null && after == null) {
+        return; // a malformed object: nothing the coordinators can use
+      }
+      LeaseEvent event = new LeaseEvent(before, after);
+      for (Consumer<LeaseEvent> listener : listeners) {
         try {
-          listener.run();
+          listener.accept(event);
         } catch (RuntimeException e) {
           log.error("lease watch listener of component {} threw; continuing", component, e);
         }

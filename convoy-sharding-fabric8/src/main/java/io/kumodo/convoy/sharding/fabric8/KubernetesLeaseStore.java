@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.Deletable;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseConflictException;
+import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * A {@link LeaseStore} over {@code coordination.k8s.io/v1} Lease objects in one namespace,
@@ -56,7 +58,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   private final KubernetesClient client;
   private final String namespace;
   private final Duration syncTimeout;
-  private final Map<String, List<Runnable>> listeners = new ConcurrentHashMap<>();
+  private final Map<String, List<Consumer<LeaseEvent>>> listeners = new ConcurrentHashMap<>();
   /** The objects this store last wrote, by name: the base of the next write of that version. */
   private final Map<String, io.fabric8.kubernetes.api.model.coordination.v1.Lease> written =
       new ConcurrentHashMap<>();
@@ -141,9 +143,9 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   }
 
   @Override
-  public AutoCloseable watch(String component, Runnable listener) {
+  public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
     Objects.requireNonNull(listener, "listener");
-    List<Runnable> list = listeners(component);
+    List<Consumer<LeaseEvent>> list = listeners(component);
     list.add(listener);
     cache(component);
     return () -> list.remove(listener);
@@ -177,7 +179,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     return cache;
   }
 
-  private List<Runnable> listeners(String component) {
+  private List<Consumer<LeaseEvent>> listeners(String component) {
     return listeners.computeIfAbsent(component, c -> new CopyOnWriteArrayList<>());
   }
 

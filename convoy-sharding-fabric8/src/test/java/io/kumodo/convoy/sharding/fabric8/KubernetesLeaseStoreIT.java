@@ -11,11 +11,14 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseConflictException;
+import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -162,24 +165,30 @@ class KubernetesLeaseStoreIT {
   }
 
   @Test
-  void watchCallsTheListenerOnAddUpdateAndDeleteOfItsComponentOnly() throws Exception {
-    AtomicInteger calls = new AtomicInteger();
+  void watchReportsEachAddUpdateAndDeleteWithTheRecordsBeforeAndAfterForItsComponentOnly() throws Exception {
+    List<LeaseEvent> events = new CopyOnWriteArrayList<>();
     AtomicInteger other = new AtomicInteger();
-    AutoCloseable watch = store.watch("convoy-cm", calls::incrementAndGet);
-    store.watch("convoy-obs", other::incrementAndGet);
+    AutoCloseable watch = store.watch("convoy-cm", events::add);
+    store.watch("convoy-obs", e -> other.incrementAndGet());
     store.list("convoy-cm");
 
     Lease v1 = store.create(shard(0, "cm-a"));
-    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 1);
-    Lease v2 = store.update(v1.renewed(T.plusSeconds(1), Duration.ofSeconds(2)));
-    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.size() == 1);
+    assertThat(events.get(0).previous()).isNull();
+    assertThat(events.get(0).current().holder()).isEqualTo("cm-a");
+    Lease v2 = store.update(v1.withHolder("cm-b", T, T, 1));
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.size() == 2);
+    assertThat(events.get(1).previous().holder()).isEqualTo("cm-a");
+    assertThat(events.get(1).current().holder()).isEqualTo("cm-b");
     store.delete(v2);
-    await().atMost(Duration.ofSeconds(5)).until(() -> calls.get() == 3);
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.size() == 3);
+    assertThat(events.get(2).current()).isNull();
+    assertThat(events.get(2).key()).isEqualTo(LeaseKey.shard("convoy-cm", 0));
 
     watch.close();
     store.create(shard(1, "cm-a"));
     await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 1);
-    assertThat(calls).hasValue(3);
+    assertThat(events).hasSize(3);
     assertThat(other).hasValue(0);
   }
 
