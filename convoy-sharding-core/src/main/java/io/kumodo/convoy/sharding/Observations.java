@@ -14,7 +14,9 @@ import java.util.Set;
  * so a replica whose wall clock is off neither steals live leases nor keeps dead ones.
  *
  * <p>A record seen for the first time counts as just renewed, so a replica that starts waits a
- * full lease duration before it takes a lease that looked stale when it started.
+ * full lease duration before it takes a lease that looked stale when it started. (For
+ * membership alone, which decides what a replica wants but never lets it take a lease, the tick
+ * also consults the wall clock about a first-seen record; see {@code TickRule}.)
  */
 final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
@@ -26,8 +28,10 @@ final class Observations {
       present.add(lease.key());
       String fp = fingerprint(lease);
       Seen s = seen.get(lease.key());
-      if (s == null || !s.fingerprint.equals(fp)) {
-        seen.put(lease.key(), new Seen(fp, now));
+      if (s == null) {
+        seen.put(lease.key(), new Seen(fp, now, true));
+      } else if (!s.fingerprint.equals(fp)) {
+        seen.put(lease.key(), new Seen(fp, now, false));
       }
     }
     seen.keySet().retainAll(present);
@@ -40,6 +44,15 @@ final class Observations {
       return 0;
     }
     return now - s.since;
+  }
+
+  /**
+   * True while {@code lease} is still the version this replica saw first: it has not been seen
+   * to change, so its age is unknown (at least the observed age).
+   */
+  boolean firstVersion(Lease lease) {
+    Seen s = seen.get(lease.key());
+    return s != null && s.first && s.fingerprint.equals(fingerprint(lease));
   }
 
   /** The ticker reading at which the current version of {@code key} was first observed, if known. */
@@ -55,5 +68,5 @@ final class Observations {
     return lease.holder() + '|' + Objects.toString(lease.renewTime()) + '|' + lease.transitions();
   }
 
-  private record Seen(String fingerprint, long since) {}
+  private record Seen(String fingerprint, long since, boolean first) {}
 }

@@ -99,7 +99,7 @@ final class TickRule {
     }
 
     // 2. The live members, this replica always among them; delete long-dead member leases.
-    List<String> live = liveMembers(listed, now);
+    List<String> live = liveMembers(listed, now, wall);
 
     // 3. Sort the live IDs: k is our position, N the count.
     Collections.sort(live);
@@ -282,7 +282,20 @@ final class TickRule {
     }
   }
 
-  private List<String> liveMembers(List<Lease> listed, long now) {
+  /**
+   * A member lease this replica has not yet seen change, whose renewTime is older than the lease
+   * duration plus a renew interval by the local wall clock, is taken for dead at once, so a
+   * replica that joins after a crash does not count the crashed member for a lease duration.
+   * This only shapes what the replica wants; it never lets it take a lease (that needs a full
+   * lease duration of local observation), and once the member is seen to renew, only observation
+   * counts, so a wrong wall clock costs at most one renew interval of a wrong view.
+   */
+  private boolean staleOnArrival(Lease member, Instant wall) {
+    return observed.firstVersion(member) && member.renewTime() != null
+        && member.renewTime().plus(s.leaseDuration()).plus(s.renewInterval()).isBefore(wall);
+  }
+
+  private List<String> liveMembers(List<Lease> listed, long now, Instant wall) {
     List<String> live = new ArrayList<>();
     live.add(s.replicaId());
     long gcAge = 10 * s.leaseNanos();
@@ -299,7 +312,7 @@ final class TickRule {
       if (lease.isFree() || !lease.holder().equals(key.replicaId())) {
         continue; // released on close, or a record whose holder is not its replica
       }
-      if (age < s.leaseNanos()) {
+      if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
         live.add(key.replicaId());
         checkAssignment(lease);
         expiresAt(now + s.leaseNanos() - age);

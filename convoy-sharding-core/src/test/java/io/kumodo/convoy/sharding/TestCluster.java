@@ -49,6 +49,10 @@ final class TestCluster {
     boolean crashed;
 
     Replica(String id, LeaseStore leaseStore) {
+      this(id, leaseStore, Duration.ZERO);
+    }
+
+    Replica(String id, LeaseStore leaseStore, Duration clockOffset) {
       this.id = id;
       Coordinator.Builder b = Coordinator.builder()
           .component("convoy-cm")
@@ -58,7 +62,7 @@ final class TestCluster {
           .renewInterval(RENEW)
           .leaseStore(leaseStore)
           .ticker(time)
-          .clock(time.clock())
+          .clock(time.clock(clockOffset))
           .scheduler(scheduler)
           .onChange(changes::add);
       customizer.accept(b);
@@ -87,6 +91,15 @@ final class TestCluster {
 
   Replica start(String id) {
     return start(id, store);
+  }
+
+  /** Starts a replica whose wall clock is {@code clockOffset} off the true time. */
+  Replica start(String id, Duration clockOffset) {
+    Replica r = new Replica(id, store, clockOffset);
+    replicas.put(id, r);
+    r.coordinator.prime();
+    r.coordinator.start();
+    return r;
   }
 
   Replica start(String id, LeaseStore leaseStore) {
