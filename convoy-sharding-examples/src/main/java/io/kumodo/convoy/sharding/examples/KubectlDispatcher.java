@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
  *       reads only JSON and YAML, and left to itself it never answers such a request.
  *   <li>Any other failure of the mock becomes a 500 {@code Status} (and a WARN log) instead of
  *       no answer.
+ *   <li>A watch's close is handled off the event loop ({@link OffLoopWatchListener}), so a client
+ *       that closes a watch while events flow does not stall the server.
  * </ul>
  */
 final class KubectlDispatcher extends Dispatcher {
@@ -48,7 +50,12 @@ final class KubectlDispatcher extends Dispatcher {
           "the mock API server reads JSON or YAML bodies only, not protobuf");
     }
     try {
-      return delegate.dispatch(request);
+      MockResponse response = delegate.dispatch(request);
+      if (response != null && response.getWebSocketListener() != null) {
+        // A watch: keep its close handling off the event loop (see OffLoopWatchListener).
+        response.withWebSocketUpgrade(new OffLoopWatchListener(response.getWebSocketListener()));
+      }
+      return response;
     } catch (RuntimeException e) {
       LOG.warn("mock API server failed on {} {}", request.getMethod(), path, e);
       return status(500, "InternalError", "mock API server: " + e);
