@@ -19,7 +19,8 @@ public final class ReplicaCommand implements Command {
       .value("kubeconfig", "FILE", "kubeconfig file")
       .value("component", "NAME", "component whose leases to use (default convoy-cm)")
       .value("namespace", "NS", "namespace of the sample objects (default demo)")
-      .value("workers", "N", "worker threads per queue (default 2)");
+      .value("workers", "N", "worker threads per queue (default 2)")
+      .value("health-port", "PORT", "serve /readyz and /healthz on this port (default: none)");
 
   private final StopSignal stopSignal;
   private final Map<String, String> env;
@@ -51,6 +52,7 @@ public final class ReplicaCommand implements Command {
     ParsedFlags flags;
     String component;
     int workers;
+    int healthPort;
     try {
       CoordinatorOptions.Parsed parsed = CoordinatorOptions.parseKnown(args, env);
       flags = FLAGS.parse(parsed.unrecognized());
@@ -62,6 +64,7 @@ public final class ReplicaCommand implements Command {
       options = parsed.options();
       component = flags.value("component", DemoCommand.COMPONENT);
       workers = flags.intValue("workers", 2, 1, 64);
+      healthPort = flags.intValue("health-port", -1, 0, 65535);
     } catch (OptionsException | UsageException e) {
       err.println(name() + ": " + e.getMessage() + " (see: " + name() + " --help)");
       return EXIT_USAGE;
@@ -79,12 +82,17 @@ public final class ReplicaCommand implements Command {
         err.println(name() + ": " + e.getMessage());
         return EXIT_USAGE;
       }
-      out.printf("replica %s of %s started: %s%n", options.replicaId(), component, options);
+      HealthServer health = healthPort < 0 ? null : HealthServer.start(healthPort, replica.coordinator());
+      out.printf("replica %s of %s started: %s%s%n", options.replicaId(), component, options,
+          health == null ? "" : "; health on :" + health.port() + " (/readyz, /healthz)");
       out.flush();
       try {
         stopSignal.await();
       } finally {
         replica.stop();
+        if (health != null) {
+          health.close();
+        }
         out.printf("replica %s stopped; shard leases freed%n", options.replicaId());
         out.flush();
       }
