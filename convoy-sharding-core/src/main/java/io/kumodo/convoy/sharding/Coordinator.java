@@ -68,6 +68,7 @@ public final class Coordinator implements AutoCloseable {
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final Object scheduleLock = new Object();
   private final Scheduler injectedScheduler;
+  private volatile java.util.concurrent.CompletableFuture<Void> drained = new java.util.concurrent.CompletableFuture<>();
   private volatile boolean primed;
   /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
   private volatile boolean releaseWaiting;
@@ -236,6 +237,43 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
+   * Drains this replica, e.g. from a preStop hook: it marks its member lease drained
+   * ({@link LeaseAnnotations#DRAINED}), so it counts as not live for assignment; it hands its
+   * shards over (their reconciles finish first) and takes no new ones, while it keeps renewing
+   * its member lease. The result completes once it owns no shard and has freed every shard
+   * lease; wait on it (bounded) before stopping the process, so that a rolling update loses no
+   * time to lease expiry. Undo with {@link #undrain()}.
+   */
+  public java.util.concurrent.CompletionStage<Void> drain() {
+    rule.requestDrain(Boolean.TRUE);
+    requestTick();
+    return drained;
+  }
+
+  /**
+   * Undoes {@link #drain()} (and an operator's drain annotation on the member lease): the
+   * replica counts as live again and gets its share back.
+   */
+  public void undrain() {
+    rule.requestDrain(Boolean.FALSE);
+    if (drained.isDone()) {
+      drained = new java.util.concurrent.CompletableFuture<>();
+    }
+    requestTick();
+  }
+
+  /** True when this replica was drained (by {@link #drain()} or its member lease) at the last tick. */
+  public boolean isDrained() {
+    return rule.drained();
+  }
+
+  private void completeDrain() {
+    if (rule.drained() && ownership.published().isEmpty() && !rule.releasing()) {
+      drained.complete(null);
+    }
+  }
+
+  /**
    * Counts a reconcile of {@code shard} as running, if this replica owns the shard now; returns
    * false (and counts nothing) otherwise. Call {@link #exitShard(int)} when the reconcile ends.
    * While a reconcile that entered runs, a shard that is being handed over leaves the owned set
@@ -310,6 +348,12 @@ public final class Coordinator implements AutoCloseable {
     return state.get();
   }
 
+  /** The time since the last successful renewal of the member lease, or null before the first. */
+  public Duration sinceLastRenewal() {
+    long last = rule.lastMemberRenew();
+    return last == Long.MIN_VALUE ? null : Duration.ofNanos(settings.ticker().read() - last);
+  }
+
   /**
    * True when the coordinator has ticked at least once (primed or started), is not closed, and
    * renewed its member lease successfully within the last lease duration: a readiness probe.
@@ -346,8 +390,15 @@ public final class Coordinator implements AutoCloseable {
       if (state.get() == State.CLOSED) {
         return fallback;
       }
+      long start = settings.ticker().read();
       rule.tick();
       releaseWaiting = rule.waitingForIdle();
+      try {
+        settings.events().tick(Duration.ofNanos(settings.ticker().read() - start));
+      } catch (RuntimeException e) {
+        log.debug("CoordinatorEvents.tick threw", e);
+      }
+      completeDrain();
       return rule.nextDeadline(fallback);
     } catch (RuntimeException e) {
       log.error("{}/{}: tick failed; the next tick runs as scheduled", settings.component(), settings.replicaId(),
@@ -511,6 +562,8 @@ public final class Coordinator implements AutoCloseable {
     private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
     private boolean keepMembershipOnClose;
     private Assignment assignment = Assignment.modulo();
+    private String address;
+    private CoordinatorEvents events = new CoordinatorEvents() {};
     private LeaseStore leaseStore;
     private Ticker ticker = Ticker.system();
     private Clock clock = Clock.systemUTC();
@@ -583,6 +636,21 @@ public final class Coordinator implements AutoCloseable {
     /** The assignment of shards to live replicas; default {@link Assignment#modulo()}. */
     public Builder assignment(Assignment assignment) {
       this.assignment = assignment;
+      return this;
+    }
+
+    /**
+     * Where this replica can be reached (e.g. {@code 10.1.2.3:8080}), published on its member
+     * lease ({@link LeaseAnnotations#ADDRESS}) for owner look-ups; default none.
+     */
+    public Builder address(String address) {
+      this.address = address;
+      return this;
+    }
+
+    /** Receives the coordinator's events, e.g. for metrics; default none. */
+    public Builder events(CoordinatorEvents events) {
+      this.events = Objects.requireNonNull(events, "events");
       return this;
     }
 
@@ -668,7 +736,7 @@ public final class Coordinator implements AutoCloseable {
         throw new IllegalArgumentException("leaseStore is required");
       }
       Settings settings = new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin,
-          closeTimeout, keepMembershipOnClose, assignment, leaseStore, ticker, clock);
+          closeTimeout, keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock);
       return new Coordinator(settings, listeners, scheduler);
     }
 

@@ -1,5 +1,7 @@
 package io.kumodo.convoy.sharding;
 
+import java.util.Map;
+
 /**
  * The annotations that carry sharding metadata on leases ({@link Lease#annotations()}; on
  * Kubernetes, {@code metadata.annotations} of the Lease objects, so {@code kubectl annotate}
@@ -9,5 +11,29 @@ public final class LeaseAnnotations {
   /** On member leases: the name of the replica's {@link Assignment}, so a mismatch is visible. */
   public static final String ASSIGNMENT = "sharding.convoy.kumodo.io/assignment";
 
+  /**
+   * {@code "true"} on a shard lease: the shard is drained, never assigned, freed by its owner
+   * and taken by nobody until the annotation is removed. On a member lease: the replica is
+   * drained, not live for assignment (its shards move to the others and it takes none) while it
+   * keeps renewing its member lease.
+   */
+  public static final String DRAINED = "sharding.convoy.kumodo.io/drained";
+
+  /**
+   * On member leases: where the replica can be reached (e.g. {@code 10.1.2.3:8080}), as the
+   * replica configured it, so that a front end can route a request for a shard to its owner.
+   */
+  public static final String ADDRESS = "sharding.convoy.kumodo.io/address";
+
   private LeaseAnnotations() {}
+
+  /** True when {@code lease} carries {@link #DRAINED}{@code ="true"}. */
+  public static boolean isDrained(Lease lease) {
+    return lease != null && isDrained(lease.annotations());
+  }
+
+  /** True when {@code annotations} carry {@link #DRAINED}{@code ="true"}. */
+  public static boolean isDrained(Map<String, String> annotations) {
+    return "true".equalsIgnoreCase(annotations.get(DRAINED));
+  }
 }

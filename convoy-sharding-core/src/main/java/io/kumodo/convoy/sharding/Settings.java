@@ -14,6 +14,8 @@ record Settings(
     Duration closeTimeout,
     boolean keepMembershipOnClose,
     Assignment assignment,
+    String address,
+    CoordinatorEvents events,
     LeaseStore store,
     Ticker ticker,
     Clock clock) {

@@ -64,6 +64,12 @@ final class TickRule {
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
   private long nextExpiry = Long.MAX_VALUE;
   private final java.util.Set<String> mismatches = new java.util.HashSet<>();
+  /** Drain requested through the API: true drain, false undrain, null as the member lease says. */
+  private volatile Boolean desiredDrain;
+  /** Whether this replica was drained at the last tick that could list the members. */
+  private volatile boolean selfDrained;
+  /** When each wanted but not yet held shard was first wanted (ticker reading). */
+  private final Map<Integer, Long> wantedSince = new HashMap<>();
 
   TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
     this.s = settings;
@@ -108,6 +114,12 @@ final class TickRule {
 
     // 4. The wanted shards.
     BitSet wanted = s.assignment().wanted(view(live, k, listed, now));
+    wantedSince.keySet().removeIf(shard -> !wanted.get(shard) || held.containsKey(shard));
+    for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
+      if (!held.containsKey(shard)) {
+        wantedSince.putIfAbsent(shard, now);
+      }
+    }
 
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
     for (int shard : new ArrayList<>(held.keySet())) {
@@ -229,10 +241,12 @@ final class TickRule {
 
   private void renewMember(List<Lease> listed, Instant wall) {
     long sent = s.ticker().read();
+    String operation = "renew";
     try {
       if (member == null) {
         Lease current = listed == null ? null : find(listed, memberKey);
         if (current == null) {
+          operation = "create";
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
               ownAnnotations(Map.of()), null));
         } else {
@@ -246,23 +260,55 @@ final class TickRule {
       }
       lastMemberRenew = sent;
       errors.succeeded("renew member lease");
+      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
           e.getMessage());
       member = null;
+      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("renew member lease", memberKey, e);
+      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
     }
   }
 
   /** {@code current} with the annotations this replica publishes on its member lease. */
   private Map<String, String> ownAnnotations(Map<String, String> current) {
-    if (s.assignment().name().equals(current.get(LeaseAnnotations.ASSIGNMENT))) {
-      return current;
-    }
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
-    return merged;
+    if (s.address() != null) {
+      merged.put(LeaseAnnotations.ADDRESS, s.address());
+    }
+    Boolean drain = desiredDrain;
+    if (Boolean.TRUE.equals(drain)) {
+      merged.put(LeaseAnnotations.DRAINED, "true");
+    } else if (Boolean.FALSE.equals(drain)) {
+      merged.remove(LeaseAnnotations.DRAINED);
+    }
+    return merged.equals(current) ? current : merged;
+  }
+
+  /** Asks for this replica to be drained (true), undrained (false), or as its member lease says (null). */
+  void requestDrain(Boolean drain) {
+    desiredDrain = drain;
+  }
+
+  /** True when this replica was drained at the last tick. */
+  boolean drained() {
+    return selfDrained;
+  }
+
+  /** True while released shards still wait to be written free. */
+  boolean releasing() {
+    return !releasing.isEmpty();
+  }
+
+  private void report(LeaseRole role, String operation, CoordinatorEvents.Outcome outcome) {
+    try {
+      s.events().write(role, operation, outcome);
+    } catch (RuntimeException e) {
+      log.debug("CoordinatorEvents.write threw", e);
+    }
   }
 
   private void expiresAt(long at) {
@@ -297,7 +343,12 @@ final class TickRule {
 
   private List<String> liveMembers(List<Lease> listed, long now, Instant wall) {
     List<String> live = new ArrayList<>();
-    live.add(s.replicaId());
+    Boolean drain = desiredDrain;
+    Lease mine = member != null ? member : find(listed, memberKey);
+    selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
+    if (!selfDrained) {
+      live.add(s.replicaId()); // the replica always counts itself as live, unless drained
+    }
     long gcAge = 10 * s.leaseNanos();
     for (Lease lease : listed) {
       LeaseKey key = lease.key();
@@ -309,8 +360,8 @@ final class TickRule {
         deleteStale(lease);
         continue;
       }
-      if (lease.isFree() || !lease.holder().equals(key.replicaId())) {
-        continue; // released on close, or a record whose holder is not its replica
+      if (lease.isFree() || !lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
+        continue; // released on close, a record whose holder is not its replica, or drained
       }
       if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
         live.add(key.replicaId());
@@ -346,6 +397,7 @@ final class TickRule {
       return;
     }
     long sent = s.ticker().read();
+    String operation = listed == null ? "create" : "take";
     try {
       Lease written;
       if (listed == null) {
@@ -361,13 +413,21 @@ final class TickRule {
       }
       hold(shard, written, sent);
       errors.succeeded("take shard lease");
+      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.OK);
+      Long since = wantedSince.remove(shard);
+      if (since != null) {
+        s.events().acquired(shard, java.time.Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
+      }
       if (listed != null && !listed.isFree()) {
         log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
+        s.events().takeover(shard, listed.holder());
       }
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.CONFLICT);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("take shard lease", shard, e);
+      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -376,6 +436,7 @@ final class TickRule {
     try {
       hold(shard, s.store().update(mine.renewed(wall, s.leaseDuration())), sent);
       errors.succeeded("renew shard lease");
+      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
     } catch (LeaseConflictException e) {
       Lease current = reread(mine.key());
       if (current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
@@ -384,6 +445,7 @@ final class TickRule {
         // holder or increments the transitions. Renew on the new version.
         try {
           hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), sent);
+          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
           return;
         } catch (LeaseStoreException | RuntimeException again) {
           log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
@@ -391,11 +453,13 @@ final class TickRule {
         }
       }
       held.remove(shard);
+      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
       publish("lost");
       log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
           shard);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("renew shard lease", shard, e);
+      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -450,10 +514,26 @@ final class TickRule {
       s.store().update(mine.withHolder("", mine.acquireTime(), wall, mine.transitions()));
       forgetRelease(shard);
       errors.succeeded("free shard lease");
+      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
     } catch (LeaseConflictException e) {
+      Lease current = reread(mine.key());
+      if (current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()) {
+        // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
+        try {
+          s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions()));
+          forgetRelease(shard);
+          report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
+          return;
+        } catch (LeaseStoreException | RuntimeException again) {
+          log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+              shard, again.toString());
+        }
+      }
       forgetRelease(shard); // someone else changed it: no longer ours to free
+      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.CONFLICT);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("free shard lease", shard, e);
+      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -476,7 +556,14 @@ final class TickRule {
     for (int shard : held.keySet()) {
       holders.set(shard, s.replicaId());
     }
-    return new Assignment.View(live, k, s.shardCount(), holders, new BitSet());
+    BitSet drained = new BitSet(s.shardCount());
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()
+          && LeaseAnnotations.isDrained(lease)) {
+        drained.set(lease.key().shard());
+      }
+    }
+    return new Assignment.View(live, k, s.shardCount(), holders, drained);
   }
 
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */

@@ -1,0 +1,129 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Draining shards and replicas, marked on their leases, under both assignments. */
+class DrainTest {
+
+  private static TestCluster cluster(String assignment) {
+    return new TestCluster(8, new InMemoryLeaseStore(), b -> b.assignment(Assignment.named(assignment)));
+  }
+
+  private static void annotate(TestCluster cluster, LeaseKey key, boolean drained) {
+    Lease lease = cluster.store.get(key);
+    Map<String, String> annotations = new HashMap<>(lease == null ? Map.of() : lease.annotations());
+    if (drained) {
+      annotations.put(LeaseAnnotations.DRAINED, "true");
+    } else {
+      annotations.remove(LeaseAnnotations.DRAINED);
+    }
+    Lease updated = lease != null ? lease.withAnnotations(annotations)
+        : new Lease(key, "", null, null, null, 0, annotations, null);
+    cluster.store.put(updated);
+  }
+
+  private static int owners(TestCluster cluster, int shard) {
+    return cluster.ownersOf(shard).size();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void drainedShardsStayUnownedUnderChurnAndComeBackWhenUndrained(String assignment) {
+    TestCluster cluster = cluster(assignment);
+    for (String id : List.of("a", "b", "c")) {
+      cluster.start(id);
+    }
+    cluster.run(Duration.ofSeconds(30));
+    annotate(cluster, LeaseKey.shard("convoy-cm", 3), true);
+    annotate(cluster, LeaseKey.shard("convoy-cm", 7), true);
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(owners(cluster, 3)).as("freed at once, on the watch event").isZero();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 3)).holder()).isEmpty();
+    // Churn: a crash, a graceful stop, joins.
+    cluster.crash("a");
+    cluster.run(Duration.ofSeconds(50));
+    cluster.start("d");
+    cluster.close("b");
+    cluster.start("e");
+    cluster.run(Duration.ofSeconds(60));
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(owners(cluster, shard)).as("shard %d", shard).isEqualTo(shard == 3 || shard == 7 ? 0 : 1);
+    }
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 3)).annotations())
+        .containsEntry(LeaseAnnotations.DRAINED, "true");
+
+    annotate(cluster, LeaseKey.shard("convoy-cm", 3), false);
+    annotate(cluster, LeaseKey.shard("convoy-cm", 7), false);
+    cluster.run(Duration.ofSeconds(20));
+    assertThat(owners(cluster, 3)).isEqualTo(1);
+    assertThat(owners(cluster, 7)).isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void aShardDrainedBeforeItHasALeaseIsNeverTaken(String assignment) {
+    TestCluster cluster = cluster(assignment);
+    annotate(cluster, LeaseKey.shard("convoy-cm", 2), true);
+    cluster.start("a");
+    cluster.start("b");
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(owners(cluster, 2)).isZero();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 2)).holder()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void aDrainedReplicaEndsWithNoShardsKeepsRenewingAndGetsItsShareBackWhenUndrained(String assignment) {
+    TestCluster cluster = cluster(assignment);
+    TestCluster.Replica a = cluster.start("a");
+    cluster.start("b");
+    cluster.start("c");
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.ownedShards()).isNotEmpty();
+
+    CompletionStage<Void> drained = a.coordinator.drain();
+    cluster.run(Duration.ofSeconds(2));
+    assertThat(drained.toCompletableFuture()).isCompleted();
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    assertThat(a.coordinator.isDrained()).isTrue();
+    Lease member = cluster.store.get(LeaseKey.member("convoy-cm", "a"));
+    assertThat(member.annotations()).containsEntry(LeaseAnnotations.DRAINED, "true");
+    cluster.run(Duration.ofSeconds(60));
+    assertThat(a.coordinator.ownedShards()).as("takes no new shards").isEmpty();
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).resourceVersion())
+        .as("keeps renewing its member lease").isNotEqualTo(member.resourceVersion());
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(owners(cluster, shard)).as("shard %d", shard).isEqualTo(1);
+    }
+
+    a.coordinator.undrain();
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.ownedShards()).hasSizeBetween(8 / 3, (8 + 2) / 3);
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).annotations())
+        .doesNotContainKey(LeaseAnnotations.DRAINED);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void anOperatorCanDrainAReplicaByAnnotatingItsMemberLease(String assignment) {
+    TestCluster cluster = cluster(assignment);
+    TestCluster.Replica a = cluster.start("a");
+    cluster.start("b");
+    cluster.run(Duration.ofSeconds(30));
+    annotate(cluster, LeaseKey.member("convoy-cm", "a"), true);
+    cluster.run(Duration.ofSeconds(25));
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    assertThat(cluster.owned("b")).hasSize(8);
+    annotate(cluster, LeaseKey.member("convoy-cm", "a"), false);
+    cluster.run(Duration.ofSeconds(25));
+    assertThat(a.coordinator.ownedShards()).hasSize(4);
+  }
+}

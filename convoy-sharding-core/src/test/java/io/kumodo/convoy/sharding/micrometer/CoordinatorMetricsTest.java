@@ -1,0 +1,60 @@
+package io.kumodo.convoy.sharding.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.sim.VirtualTime;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The Micrometer meters follow the coordinator. */
+class CoordinatorMetricsTest {
+  private static final class TestTiming {
+    static final double RENEW_SECONDS = 10;
+  }
+
+
+  @Test
+  void recordsOwnedShardsTicksWritesTakeoversAndHandovers() {
+    VirtualTime time = new VirtualTime();
+    InMemoryLeaseStore store = new InMemoryLeaseStore();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry);
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(4).leaseStore(store)
+        .ticker(time).clock(time.clock()).scheduler(time).events(metrics).build();
+    metrics.bind(a);
+    boolean[] crashed = {false};
+    Coordinator b = Coordinator.builder().component("convoy-cm").replicaId("cm-b").shardCount(4).leaseStore(store)
+        .ticker(time).clock(time.clock()).scheduler((task, delay, unit) -> time.schedule(() -> {
+          if (!crashed[0]) {
+            task.run();
+          }
+        }, delay, unit)).build();
+    a.prime();
+    a.start();
+    b.prime();
+    b.start();
+    time.advance(Duration.ofSeconds(30));
+    assertThat(registry.get("convoy.sharding.owned.shards").tag("replica", "cm-a").gauge().value()).isEqualTo(2);
+    assertThat(registry.get("convoy.sharding.live.members").gauge().value()).isEqualTo(2);
+    assertThat(registry.get("convoy.sharding.ready").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("convoy.sharding.tick").timer().count()).isGreaterThan(3);
+    assertThat(registry.get("convoy.sharding.lease.writes").tag("role", "shard").tag("operation", "create")
+        .tag("outcome", "ok").counter().count()).isEqualTo(4);
+    assertThat(registry.get("convoy.sharding.lease.writes").tag("operation", "free").counter().count())
+        .isEqualTo(2);
+    assertThat(registry.get("convoy.sharding.renew.age").gauge().value()).isLessThan(10.0);
+
+    // cm-b crashes (its ticks stop): cm-a takes its expired leases.
+    crashed[0] = true;
+    time.advance(Duration.ofSeconds(60));
+    assertThat(a.ownedShards()).hasSize(4);
+    assertThat(registry.get("convoy.sharding.takeovers").counter().count()).isEqualTo(2);
+    assertThat(registry.get("convoy.sharding.handover").timer().count()).isEqualTo(6);
+    // Wanted only once cm-b's member lease expired, when its shard leases had expired too: no wait.
+    assertThat(registry.get("convoy.sharding.handover").timer().max(java.util.concurrent.TimeUnit.SECONDS))
+        .isLessThan(TestTiming.RENEW_SECONDS);
+  }
+}
