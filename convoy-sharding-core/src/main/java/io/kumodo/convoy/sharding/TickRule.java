@@ -617,8 +617,10 @@ final class TickRule {
     ownership.publish(now);
     ShardChange change = ShardChange.between(notified, now);
     notified = change.owned();
-    log.info("{}/{}: owned shards changed ({}): acquired={} released={} owned={}", s.component(), s.replicaId(),
-        reason, change.acquired(), change.released(), change.owned().size());
+    // One structured line per ownership change.
+    log.info("ownership changed component={} replica={} reason={} acquired={} released={} owned={}",
+        s.component(), s.replicaId(), reason, compact(change.acquired()), compact(change.released()),
+        change.owned().size());
     for (OnChange listener : listeners) {
       try {
         listener.onChange(change);
@@ -628,6 +630,18 @@ final class TickRule {
         log.error("{}/{}: OnChange callback {} threw; continuing", s.component(), s.replicaId(), listener, e);
       }
     }
+  }
+
+  /** A shard set as {@code 0,2,4} (no spaces, so the log line splits on spaces). */
+  private static String compact(Set<Integer> shards) {
+    StringBuilder sb = new StringBuilder();
+    for (int shard : shards) {
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(shard);
+    }
+    return sb.length() == 0 ? "-" : sb.toString();
   }
 
   private static Lease find(List<Lease> listed, LeaseKey key) {
