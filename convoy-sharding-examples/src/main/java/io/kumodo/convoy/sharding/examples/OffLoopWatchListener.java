@@ -1,6 +1,5 @@
 package io.kumodo.convoy.sharding.examples;
 
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
@@ -43,7 +42,8 @@ final class OffLoopWatchListener extends WebSocketListener {
   }
 
   @Override
-  public void onMessage(WebSocket webSocket, ByteString bytes) {
+  @SuppressWarnings("deprecation") // forwarded as is: the mock still calls it
+  public void onMessage(WebSocket webSocket, io.fabric8.mockwebserver.http.ByteString bytes) {
     delegate.onMessage(webSocket, bytes);
   }
 
