@@ -52,6 +52,7 @@ public final class SampleController implements AutoCloseable {
   private final int workers;
   private final AtomicLong writes = new AtomicLong();
   private final Map<String, AtomicLong> reconciledByKind = new ConcurrentHashMap<>();
+  private final java.util.Set<String> finalized = ConcurrentHashMap.newKeySet();
 
   /** Builds the informers and gates; call before {@code coordinator.prime()}. */
   public SampleController(KubernetesClient client, String namespace, Coordinator coordinator, int workers,
@@ -120,6 +121,11 @@ public final class SampleController implements AutoCloseable {
     Map<String, Long> m = new HashMap<>();
     reconciledByKind.forEach((k, v) -> m.put(k, v.get()));
     return m;
+  }
+
+  /** The keys of the objects whose finalizer this replica removed. */
+  public java.util.Set<String> finalized() {
+    return java.util.Set.copyOf(finalized);
   }
 
   /** The objects in this replica's caches whose shard it owns, by kind. */
@@ -210,6 +216,9 @@ public final class SampleController implements AutoCloseable {
     try {
       client.resource(desired).update(); // guarded by metadata.resourceVersion
       writes.incrementAndGet();
+      if (current.getMetadata().getDeletionTimestamp() != null) {
+        finalized.add(key);
+      }
       reconciledByKind.computeIfAbsent(SampleObjects.kind(current), k -> new AtomicLong()).incrementAndGet();
       return ReconcileResult.DONE;
     } catch (KubernetesClientException e) {
