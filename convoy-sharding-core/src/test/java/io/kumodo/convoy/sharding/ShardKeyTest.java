@@ -90,6 +90,19 @@ class ShardKeyTest {
   }
 
   @Test
+  void changingTheShardCountMovesAlmostEveryKey() {
+    int moved = 0;
+    for (int i = 0; i < 10_000; i++) {
+      String key = "demo/object-" + i;
+      if (ShardKey.shardOf(key, 32) != ShardKey.shardOf(key, 33)) {
+        moved++;
+      }
+    }
+    // Only keys whose hash agrees mod 32 and mod 33 stay: about 1 in 33.
+    assertThat(moved).isGreaterThan(9_000);
+  }
+
+  @Test
   void rejectsAShardCountBelowOne() {
     assertThatThrownBy(() -> ShardKey.shardOf("a", 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("shardCount");
