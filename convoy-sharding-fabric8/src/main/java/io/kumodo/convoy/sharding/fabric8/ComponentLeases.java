@@ -1,11 +1,14 @@
 package io.kumodo.convoy.sharding.fabric8;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * filtered by the component label, plus the decoded records. Each object version is decoded
  * once, so a malformed object is logged once per version, not once per tick.
  *
+ * <p>The informer holds {@link GenericKubernetesResource}s, and each object is converted to a
+ * typed Lease on its own: fabric8's typed deserialization is strict (a {@code renewTime} that is
+ * not {@code yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'} fails it), and with a typed informer one such
+ * object fails the whole list and stops the watch, so no lease of the component could be read
+ * again until it is deleted. Here it is one more malformed object, skipped and logged.
+ *
  * <p>Started on construction, without blocking; {@link #list} waits for the first sync. Once
  * the informer stops on its own (fabric8 gives up after some watch errors) {@link #isStopped()}
  * is true and the owner replaces this cache.
@@ -31,9 +40,17 @@ import org.slf4j.LoggerFactory;
 final class ComponentLeases implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
 
+  /** Lease, addressed without discovery. */
+  private static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
+      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
+      .withNamespaced(true).build();
+  /** The longest name or problem text a log line carries; a foreign object may hold huge strings. */
+  private static final int MAX_LOGGED = 200;
+
   private final String component;
   private final String namespace;
-  private final SharedIndexInformer<io.fabric8.kubernetes.api.model.coordination.v1.Lease> informer;
+  private final KubernetesSerialization serialization;
+  private final SharedIndexInformer<GenericKubernetesResource> informer;
   private final CompletableFuture<Void> synced;
   private final Map<String, Version> decoded = new ConcurrentHashMap<>();
 
@@ -42,7 +59,8 @@ final class ComponentLeases implements AutoCloseable {
       List<Consumer<LeaseEvent>> listeners) {
     this.component = component;
     this.namespace = namespace;
-    this.informer = client.leases().inNamespace(namespace)
+    this.serialization = client.getKubernetesSerialization();
+    this.informer = client.genericKubernetesResources(LEASES).inNamespace(namespace)
         .withLabel(LeaseNames.COMPONENT_LABEL, component)
         .runnableInformer(0);
     informer.addEventHandler(new Handler(listeners));
@@ -73,10 +91,10 @@ final class ComponentLeases implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LeaseStoreException("interrupted while waiting for the lease cache of " + component, e);
     }
-    List<io.fabric8.kubernetes.api.model.coordination.v1.Lease> objects = informer.getStore().list();
+    List<GenericKubernetesResource> objects = informer.getStore().list();
     List<Lease> result = new ArrayList<>(objects.size());
-    for (io.fabric8.kubernetes.api.model.coordination.v1.Lease object : objects) {
-      Lease lease = decode(object);
+    for (GenericKubernetesResource object : objects) {
+      Lease lease = decode(object).lease;
       if (lease != null) {
         result.add(lease);
       }
@@ -84,9 +102,10 @@ final class ComponentLeases implements AutoCloseable {
     return result;
   }
 
-  /** The cached object named {@code name}, or null. */
+  /** The cached object named {@code name} as a typed Lease, or null (also when it cannot be read). */
   io.fabric8.kubernetes.api.model.coordination.v1.Lease cached(String name) {
-    return informer.getStore().getByKey(namespace + "/" + name);
+    GenericKubernetesResource object = informer.getStore().getByKey(namespace + "/" + name);
+    return object == null ? null : decode(object).object;
   }
 
   /** True once the informer stopped, by {@link #close()} or on its own after an error. */
@@ -100,29 +119,55 @@ final class ComponentLeases implements AutoCloseable {
     informer.stop();
   }
 
-  /** The record of {@code object}, decoded once per version; null (logged once) if malformed. */
-  private Lease decode(io.fabric8.kubernetes.api.model.coordination.v1.Lease object) {
+  /** The record of {@code object}, decoded once per version; a malformed one is logged once. */
+  private Version decode(GenericKubernetesResource object) {
     String name = object.getMetadata().getName();
     String version = object.getMetadata().getResourceVersion();
-    Version v = decoded.compute(name, (k, old) -> {
+    return decoded.compute(name, (k, old) -> {
       if (old != null && old.resourceVersion != null && old.resourceVersion.equals(version)) {
         return old;
       }
-      LeaseCodec.Decoded d = LeaseCodec.decode(component, object);
-      if (d.problem() != null) {
-        log.warn("ignoring Lease {}/{} (resourceVersion {}) labelled {}={}: {}", namespace, name, version,
-            LeaseNames.COMPONENT_LABEL, component, d.problem());
+      Version v = read(object);
+      if (v.problem != null) {
+        log.warn("ignoring Lease {}/{} (resourceVersion {}) labelled {}={}: {}", namespace, abbreviate(name),
+            version, LeaseNames.COMPONENT_LABEL, component, abbreviate(v.problem));
       }
-      return new Version(version, d.lease());
+      return v;
     });
-    return v.lease;
   }
 
-  private record Version(String resourceVersion, Lease lease) {}
+  /** Converts and decodes {@code object}; never throws. */
+  private Version read(GenericKubernetesResource object) {
+    String version = object.getMetadata().getResourceVersion();
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease typed;
+    try {
+      typed = serialization.convertValue(object, io.fabric8.kubernetes.api.model.coordination.v1.Lease.class);
+    } catch (RuntimeException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      return new Version(version, null, null, "not a readable coordination.k8s.io/v1 Lease: " + cause.getMessage());
+    }
+    LeaseCodec.Decoded d;
+    try {
+      d = LeaseCodec.decode(component, typed);
+    } catch (RuntimeException e) {
+      return new Version(version, null, null, "cannot be decoded: " + e);
+    }
+    return new Version(version, d.lease(), d.lease() == null ? null : typed, d.problem());
+  }
+
+  private static String abbreviate(String s) {
+    return s == null || s.length() <= MAX_LOGGED ? s : s.substring(0, MAX_LOGGED) + "...(" + s.length() + " chars)";
+  }
+
+  /** One decoded object version: the record and typed object, or the problem. */
+  private record Version(String resourceVersion, Lease lease,
+      io.fabric8.kubernetes.api.model.coordination.v1.Lease object, String problem) {}
 
   /** Forwards every event to the listeners and forgets the decoded record of deleted objects. */
-  private final class Handler
-      implements ResourceEventHandler<io.fabric8.kubernetes.api.model.coordination.v1.Lease> {
+  private final class Handler implements ResourceEventHandler<GenericKubernetesResource> {
     private final List<Consumer<LeaseEvent>> listeners;
 
     Handler(List<Consumer<LeaseEvent>> listeners) {
@@ -130,19 +175,18 @@ final class ComponentLeases implements AutoCloseable {
     }
 
     @Override
-    public void onAdd(io.fabric8.kubernetes.api.model.coordination.v1.Lease obj) {
-      fire(null, decode(obj));
+    public void onAdd(GenericKubernetesResource obj) {
+      fire(null, decode(obj).lease);
     }
 
     @Override
-    public void onUpdate(io.fabric8.kubernetes.api.model.coordination.v1.Lease oldObj,
-        io.fabric8.kubernetes.api.model.coordination.v1.Lease newObj) {
+    public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
       Lease before = quietly(oldObj);
-      fire(before, decode(newObj));
+      fire(before, decode(newObj).lease);
     }
 
     @Override
-    public void onDelete(io.fabric8.kubernetes.api.model.coordination.v1.Lease obj, boolean finalStateUnknown) {
+    public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
       Lease before = quietly(obj);
       if (obj != null && obj.getMetadata() != null && obj.getMetadata().getName() != null) {
         decoded.remove(obj.getMetadata().getName());
@@ -151,7 +195,7 @@ final class ComponentLeases implements AutoCloseable {
     }
 
     /** The record of an old object version, without logging it again if it is malformed. */
-    private Lease quietly(io.fabric8.kubernetes.api.model.coordination.v1.Lease object) {
+    private Lease quietly(GenericKubernetesResource object) {
       if (object == null || object.getMetadata() == null) {
         return null;
       }
@@ -159,11 +203,7 @@ final class ComponentLeases implements AutoCloseable {
       if (v != null && v.resourceVersion != null && v.resourceVersion.equals(object.getMetadata().getResourceVersion())) {
         return v.lease;
       }
-      try {
-        return LeaseCodec.decode(component, object).lease();
-      } catch (RuntimeException e) {
-        return null;
-      }
+      return read(object).lease;
     }
 
     private void fire(Lease before, Lease after) {

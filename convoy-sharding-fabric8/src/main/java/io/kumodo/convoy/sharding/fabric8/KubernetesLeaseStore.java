@@ -98,9 +98,9 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
 
   @Override
   public Lease create(Lease lease) throws LeaseStoreException {
-    io.fabric8.kubernetes.api.model.coordination.v1.Lease object = LeaseCodec.encode(lease, namespace, null);
-    object.getMetadata().setResourceVersion(null);
     try {
+      io.fabric8.kubernetes.api.model.coordination.v1.Lease object = LeaseCodec.encode(lease, namespace, null);
+      object.getMetadata().setResourceVersion(null);
       return stored(lease.key(), client.resource(object).create());
     } catch (RuntimeException e) {
       throw failure("create", lease.key(), e, false);
@@ -113,9 +113,11 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
       throw new IllegalArgumentException("update needs the resourceVersion it replaces: " + lease.key());
     }
     String name = LeaseNames.name(lease.key());
-    io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
-        LeaseCodec.encode(lease, namespace, base(lease.key().component(), name, lease.resourceVersion()));
     try {
+      // Inside the try: a record read from a foreign object may not encode (leaseTransitions at the
+      // int32 limit cannot be incremented), which is a store error, not a crash of the tick.
+      io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
+          LeaseCodec.encode(lease, namespace, base(lease.key().component(), name, lease.resourceVersion()));
       // A PUT with metadata.resourceVersion set: one request, 409 when the version is stale.
       return stored(lease.key(), client.resource(object).update());
     } catch (RuntimeException e) {

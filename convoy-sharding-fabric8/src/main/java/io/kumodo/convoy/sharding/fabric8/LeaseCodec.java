@@ -49,6 +49,11 @@ final class LeaseCodec {
     if (!component.equals(labels.get(LeaseNames.COMPONENT_LABEL))) {
       return Decoded.bad("label " + LeaseNames.COMPONENT_LABEL + " is not " + component);
     }
+    for (Map.Entry<String, String> a : annotations.entrySet()) {
+      if (a.getKey() == null || a.getValue() == null) {
+        return Decoded.bad("annotation " + quote(a.getKey()) + " has no value");
+      }
+    }
     String roleLabel = labels.get(LeaseNames.ROLE_LABEL);
     LeaseRole role = LeaseRole.fromLabel(roleLabel);
     if (role == null) {
@@ -130,7 +135,11 @@ final class LeaseCodec {
     spec.setLeaseDurationSeconds(durationSeconds(lease.duration()));
     spec.setAcquireTime(zoned(lease.acquireTime()));
     spec.setRenewTime(zoned(lease.renewTime()));
-    spec.setLeaseTransitions(Math.toIntExact(lease.transitions()));
+    if (lease.transitions() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("spec.leaseTransitions " + lease.transitions() + " of " + key
+          + " is beyond the int32 range of a Lease: delete the Lease to start it again from 0");
+    }
+    spec.setLeaseTransitions((int) lease.transitions());
     io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
         new io.fabric8.kubernetes.api.model.coordination.v1.Lease();
     object.setMetadata(meta);

@@ -1,0 +1,45 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The edges of what a foreign Lease can hold that the codec must report rather than crash on. */
+class LeaseCodecLimitsTest {
+  private static final Instant T = Instant.parse("2026-11-29T10:00:00Z");
+
+  @Test
+  void anAnnotationWithoutAValueIsAProblemNotAnException() {
+    Map<String, String> annotations = new HashMap<>();
+    annotations.put("team", null);
+    var object = new LeaseBuilder().withNewMetadata().withName("convoy-cm-shard-1").withResourceVersion("3")
+        .withLabels(Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "shard",
+            LeaseNames.SHARD_LABEL, "1"))
+        .withAnnotations(annotations).endMetadata()
+        .withNewSpec().withHolderIdentity("cm-z").withLeaseDurationSeconds(2).endSpec().build();
+
+    LeaseCodec.Decoded decoded = LeaseCodec.decode("convoy-cm", object);
+
+    assertThat(decoded.lease()).isNull();
+    assertThat(decoded.problem()).contains("annotation \"team\" has no value");
+  }
+
+  @Test
+  void aTransitionCountBeyondTheInt32RangeOfALeaseCannotBeEncodedAndTheErrorSaysWhatToDo() {
+    Lease taken = new Lease(LeaseKey.shard("convoy-cm", 1), "cm-a", Duration.ofSeconds(2), T, T,
+        (long) Integer.MAX_VALUE + 1, Map.of(), "7");
+
+    assertThatThrownBy(() -> LeaseCodec.encode(taken, "ns", null)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("int32").hasMessageContaining("delete the Lease");
+    assertThat(LeaseCodec.encode(taken.withHolder("cm-a", T, T, Integer.MAX_VALUE), "ns", null).getSpec()
+        .getLeaseTransitions()).isEqualTo(Integer.MAX_VALUE);
+  }
+}
