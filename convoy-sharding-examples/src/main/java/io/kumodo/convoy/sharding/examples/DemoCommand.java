@@ -305,10 +305,12 @@ public final class DemoCommand implements Command {
           sb.append(String.format("   %s%n", "stopped"));
         }
       }
-      sb.append('\n');
-      int from = Math.max(0, events.size() - 8);
-      for (String ev : events.subList(from, events.size())) {
-        sb.append(ev).append('\n');
+      if (live) {
+        sb.append('\n');
+        int from = Math.max(0, events.size() - 8);
+        for (String ev : events.subList(from, events.size())) {
+          sb.append(ev).append('\n');
+        }
       }
       out.print(sb);
       out.flush();
