@@ -1,0 +1,15 @@
+/**
+ * Benchmarks and the scale simulator of convoy-sharding; see {@code docs/performance.md}.
+ *
+ * <ul>
+ *   <li>{@link io.kumodo.convoy.sharding.examples.bench.HashBench}: JMH, the shard-key hash and the
+ *       ownership check against FNV-1a over {@code getBytes(UTF_8)}.
+ *   <li>{@link io.kumodo.convoy.sharding.examples.bench.ScaleBench}: many coordinators in virtual
+ *       time: convergence, lease writes, CPU, heap, and shards moved by membership changes.
+ *   <li>{@link io.kumodo.convoy.sharding.examples.bench.FailoverBench}: handover times and API
+ *       requests on the mock API server with the real Kubernetes lease store.
+ * </ul>
+ *
+ * <p>Nothing here runs during {@code mvn verify}; each benchmark is one {@code java} command.
+ */
+package io.kumodo.convoy.sharding.examples.bench;

@@ -1,0 +1,49 @@
+package io.kumodo.convoy.sharding.examples.bench.sim;
+
+/**
+ * One cell of the scale grid: R replicas, S shards, one assignment.
+ *
+ * @param strategy {@code modulo} or {@code balanced}
+ * @param replicas R
+ * @param shards S
+ * @param convergeSeconds virtual seconds from a cold start (all replicas started at once) to
+ *     converged; NaN when it did not converge
+ * @param convergeTicks ticks per replica until converged (prime included)
+ * @param coldCpuMicrosPerTick CPU time per tick during the cold start (until converged, or until
+ *     the budget ran out), microseconds
+ * @param writesPerSecond lease writes per second in the steady state after convergence
+ * @param minWritesPerSecond (R + S) / renew interval: one write per lease per renew interval
+ * @param cpuMicrosPerTick CPU time per tick per replica in the steady state, microseconds
+ * @param listMicrosPerTick of which in {@code list} (the watch-cache copy)
+ * @param heapKbPerCoordinator live heap after a full GC, less the heap before the cluster, per
+ *     replica (includes 1/R of the shared lease store)
+ * @param join one replica joins
+ * @param leave one replica leaves gracefully
+ * @param rolling every replica replaced, one at a time (new one started, then old one stopped);
+ *     null when not run
+ * @param wallSeconds real time this cell took
+ * @param note why a part is missing, or empty
+ */
+public record ScaleRow(
+    String strategy,
+    int replicas,
+    int shards,
+    double convergeSeconds,
+    double convergeTicks,
+    double coldCpuMicrosPerTick,
+    double writesPerSecond,
+    double minWritesPerSecond,
+    double cpuMicrosPerTick,
+    double listMicrosPerTick,
+    double heapKbPerCoordinator,
+    Change join,
+    Change leave,
+    Change rolling,
+    double wallSeconds,
+    String note) {
+
+  /** Steady-state lease writes as a multiple of the minimum. */
+  public double writeRatio() {
+    return writesPerSecond / minWritesPerSecond;
+  }
+}

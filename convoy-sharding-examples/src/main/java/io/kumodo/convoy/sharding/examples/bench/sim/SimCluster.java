@@ -1,0 +1,221 @@
+package io.kumodo.convoy.sharding.examples.bench.sim;
+
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.sim.VirtualTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * R coordinators of one component over one {@link InMemoryLeaseStore}, all on one
+ * {@link VirtualTime} as ticker, scheduler and clock: replicas join ({@code prime} then
+ * {@code start}) and leave ({@code close}, the graceful stop), and {@link #awaitConverged}
+ * advances the time until the assignment has settled. Single-threaded and deterministic.
+ */
+public final class SimCluster implements AutoCloseable {
+  /** The component of every simulated replica. */
+  public static final String COMPONENT = "convoy-cm";
+
+  private final VirtualTime time = new VirtualTime();
+  private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
+  private final CountingStore store = new CountingStore(leases, COMPONENT);
+  private final Map<String, SimNode> nodes = new LinkedHashMap<>();
+  private final int shards;
+  private final Assignment assignment;
+  private final Duration lease;
+  private final Duration renew;
+  private final Budget budget;
+  private final Timeline timeline;
+  private long retiredTicks;
+  private long retiredCpu;
+
+  /** An empty cluster of {@code shards} shards with the given assignment and timings. */
+  public SimCluster(int shards, Assignment assignment, Duration lease, Duration renew, Budget budget) {
+    this.shards = shards;
+    this.assignment = assignment;
+    this.lease = lease;
+    this.renew = renew;
+    this.budget = budget;
+    this.timeline = new Timeline(shards, (id, shard) -> {
+      SimNode n = nodes.get(id);
+      return n != null && n.coordinator().owns(shard);
+    });
+  }
+
+  /** Starts a replica now: build, {@code prime()} (counted as a tick), {@code start()}. */
+  public SimNode join(String id) {
+    CountingScheduler scheduler = new CountingScheduler(time, budget);
+    Coordinator c = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
+        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
+        .ticker(time).clock(time.clock()).scheduler(scheduler)
+        .onChange(change -> timeline.apply(id, change, time.read()))
+        .build();
+    SimNode node = new SimNode(id, c, scheduler);
+    nodes.put(id, node);
+    scheduler.run(c::prime);
+    c.start();
+    return node;
+  }
+
+  /** Stops a replica gracefully ({@code close()}: shard leases freed, member lease released). */
+  public void leave(String id) {
+    SimNode node = nodes.remove(id);
+    if (node == null) {
+      throw new IllegalArgumentException("no running replica " + id);
+    }
+    node.scheduler().run(node.coordinator()::close);
+    node.scheduler().stop();
+    retiredTicks += node.scheduler().ticks();
+    retiredCpu += node.scheduler().cpuNanos();
+  }
+
+  /** Advances the virtual time by {@code d}, running every tick that comes due. */
+  public void advance(Duration d) {
+    time.advance(d);
+  }
+
+  /**
+   * Advances in steps of {@code step} until {@link #converged()}, at most {@code max}; returns
+   * the virtual nanoseconds it took, or -1 when it did not converge in time.
+   */
+  public long awaitConverged(Duration max, Duration step) {
+    long start = time.read();
+    while (!converged()) {
+      if (time.read() - start >= max.toNanos()) {
+        return -1;
+      }
+      time.advance(step);
+    }
+    return time.read() - start;
+  }
+
+  /**
+   * True when every shard is owned by a running replica, every running replica sees the same
+   * live members, and the owners are what the assignment wants: {@code i mod N} for
+   * {@code modulo}; floor(S/N) or ceil(S/N) shards each for {@code balanced}.
+   */
+  public boolean converged() {
+    List<String> live = liveIds();
+    int n = live.size();
+    if (n == 0) {
+      return false;
+    }
+    Map<String, Integer> load = new LinkedHashMap<>();
+    for (String id : live) {
+      load.put(id, 0);
+    }
+    for (int s = 0; s < shards; s++) {
+      String o = timeline.owner(s);
+      Integer l = o == null ? null : load.get(o);
+      if (l == null) {
+        return false;
+      }
+      load.put(o, l + 1);
+      if (assignment.name().equals("modulo") && !o.equals(live.get(s % n))) {
+        return false;
+      }
+    }
+    int floor = shards / n;
+    int ceil = (shards + n - 1) / n;
+    for (int l : load.values()) {
+      if (l < floor || l > ceil) {
+        return false;
+      }
+    }
+    for (SimNode node : nodes.values()) {
+      if (!node.coordinator().liveMembers().equals(live)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The running replica IDs, sorted. */
+  public List<String> liveIds() {
+    List<String> ids = new ArrayList<>(nodes.keySet());
+    Collections.sort(ids);
+    return ids;
+  }
+
+  /** The running replicas, in the order they joined. */
+  public List<SimNode> nodes() {
+    return List.copyOf(nodes.values());
+  }
+
+  /** Ticks of all replicas so far, including those that left. */
+  public long ticks() {
+    long t = retiredTicks;
+    for (SimNode n : nodes.values()) {
+      t += n.scheduler().ticks();
+    }
+    return t;
+  }
+
+  /** CPU time of all ticks so far, in nanoseconds. */
+  public long cpuNanos() {
+    long c = retiredCpu;
+    for (SimNode n : nodes.values()) {
+      c += n.scheduler().cpuNanos();
+    }
+    return c;
+  }
+
+  /** The shards {@code id} owns now, by the timeline. */
+  public int ownedBy(String id) {
+    int n = 0;
+    for (int s = 0; s < shards; s++) {
+      if (id.equals(timeline.owner(s))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The store every replica uses, with its counters. */
+  public CountingStore store() {
+    return store;
+  }
+
+  /** The lease store underneath. */
+  public InMemoryLeaseStore leases() {
+    return leases;
+  }
+
+  /** The ownership timeline. */
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  /** The virtual time. */
+  public VirtualTime time() {
+    return time;
+  }
+
+  /** S. */
+  public int shards() {
+    return shards;
+  }
+
+  /** The renew interval. */
+  public Duration renew() {
+    return renew;
+  }
+
+  /** The lease duration. */
+  public Duration lease() {
+    return lease;
+  }
+
+  /** Stops every replica's ticks without closing it (nothing more is written). */
+  @Override
+  public void close() {
+    for (SimNode n : nodes.values()) {
+      n.scheduler().stop();
+    }
+  }
+}
