@@ -36,7 +36,7 @@ public final class ScaleBench {
     List<Integer> shards = args.integers("shards", "32,256,1024,4096");
     List<String> strategies = args.strings("strategies", "modulo,balanced");
     int rollingMax = args.integer("rolling-max", 30);
-    int budget = args.integer("budget", 25);
+    int budget = args.integer("budget", 35);
     Duration lease = args.duration("lease", "30s");
     Duration renew = args.duration("renew", "10s");
     int objects = args.integer("objects", 100);
@@ -77,7 +77,7 @@ public final class ScaleBench {
     System.out.println(grid.markdown());
     grid.writeCsv(out.resolve("scale.csv"));
 
-    Table study = moveStudy(strategies, args.integers("study-shards", "32,64,128,256,512,1024"),
+    Table study = moveStudy(strategies, args.integers("study-shards", "32,128,256,1024"),
         args.integers("study-replicas", "2,30"), args.integer("sets", 10), new Random(seed));
     study.writeCsv(out.resolve("moves.csv"));
 

@@ -8,15 +8,17 @@ import java.util.List;
 import java.util.Locale;
 
 /** A table printed as Markdown and written as CSV, with the same columns. */
-final class Table {
+public final class Table {
   private final List<String> header;
   private final List<List<String>> rows = new ArrayList<>();
 
-  Table(String... header) {
+  /** A table with these column names. */
+  public Table(String... header) {
     this.header = List.of(header);
   }
 
-  void add(Object... cells) {
+  /** Adds a row; a null or NaN cell prints as {@code -}. */
+  public void add(Object... cells) {
     List<String> row = new ArrayList<>();
     for (Object c : cells) {
       row.add(format(c));
@@ -24,7 +26,8 @@ final class Table {
     rows.add(row);
   }
 
-  static String format(Object c) {
+  /** A cell as printed: numbers to about three significant digits. */
+  public static String format(Object c) {
     if (c == null) {
       return "-";
     }
@@ -38,7 +41,8 @@ final class Table {
     return c.toString();
   }
 
-  String markdown() {
+  /** The table as Markdown. */
+  public String markdown() {
     StringBuilder sb = new StringBuilder();
     sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
     sb.append("---|".repeat(header.size())).append('\n');
@@ -48,7 +52,8 @@ final class Table {
     return sb.toString();
   }
 
-  void writeCsv(Path file) throws IOException {
+  /** Writes the table as CSV to {@code file}, creating its directory. */
+  public void writeCsv(Path file) throws IOException {
     StringBuilder sb = new StringBuilder(String.join(",", header)).append('\n');
     for (List<String> row : rows) {
       List<String> quoted = new ArrayList<>();

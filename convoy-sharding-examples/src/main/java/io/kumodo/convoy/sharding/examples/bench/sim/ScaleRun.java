@@ -13,7 +13,7 @@ import java.util.Random;
  */
 public final class ScaleRun {
   private static final Duration STEP = Duration.ofMillis(10);
-  /** The steady-state window covers at least this many ticks, and at least 3 renew intervals. */
+  /** The steady-state window covers at least this many ticks, and at least one renew interval. */
   private static final int STEADY_TICKS = 300;
   private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
@@ -85,7 +85,7 @@ public final class ScaleRun {
       long c0 = cluster.cpuNanos();
       long l0 = cluster.store().listCpuNanos();
       long ls0 = cluster.store().lists();
-      int intervals = Math.max(3, (STEADY_TICKS + replicas - 1) / replicas);
+      int intervals = Math.max(1, (STEADY_TICKS + replicas - 1) / replicas);
       cluster.advance(renew.multipliedBy(intervals));
       double window = renew.multipliedBy(intervals).toNanos() / 1e9;
       writes = (cluster.store().writes() - w0) / window;
@@ -178,7 +178,7 @@ public final class ScaleRun {
   /** The used heap after full collections, in bytes. */
   static long usedHeapAfterGc() {
     long used = Long.MAX_VALUE;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
       System.gc();
       used = Math.min(used, MEMORY.getHeapMemoryUsage().getUsed());
     }

@@ -1,0 +1,97 @@
+package io.kumodo.convoy.sharding.examples.bench.failover;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import java.time.Duration;
+
+/**
+ * One replica as its own process would have it: a fabric8 client of its own (with a
+ * {@link RequestLog}), a {@link KubernetesLeaseStore}, and a {@link Coordinator} whose changes
+ * go to an {@link OwnerBoard}.
+ */
+public final class BenchReplica {
+  /** The lease namespace the mock API server creates. */
+  public static final String NAMESPACE = "convoy-system";
+
+  private final String id;
+  private final KubernetesClient client;
+  private final KubernetesLeaseStore store;
+  private final Coordinator coordinator;
+  private final TickScheduler scheduler;
+  private final RequestLog log = new RequestLog();
+  private boolean running;
+
+  /** A replica of {@code component} on the API server at {@code url}, built but not primed. */
+  public BenchReplica(String url, String component, String id, int shards, Duration lease, Duration renew,
+      Assignment assignment, OwnerBoard board) {
+    this.id = id;
+    Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withHttp2Disable(true).build();
+    this.client = new KubernetesClientBuilder().withConfig(config)
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("bench-request-log", log)).build();
+    this.store = new KubernetesLeaseStore(client, NAMESPACE);
+    this.scheduler = new TickScheduler(id);
+    this.coordinator = Coordinator.builder().component(component).replicaId(id).shardCount(shards)
+        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store).scheduler(scheduler)
+        .onChange(change -> board.apply(id, change)).build();
+  }
+
+  /**
+   * Primes and starts the coordinator; returns the {@link System#nanoTime()} before the first
+   * tick ({@code prime()}, which includes the first sync of the lease cache) and after it.
+   */
+  public long[] start() {
+    long before = System.nanoTime();
+    coordinator.prime();
+    long after = System.nanoTime();
+    coordinator.start();
+    running = true;
+    return new long[] {before, after};
+  }
+
+  /** Graceful stop: {@code close()} frees the leases; then the store and the client close. */
+  public void stop() {
+    running = false;
+    coordinator.close();
+    store.close();
+    client.close();
+    scheduler.shutdown();
+  }
+
+  /** A crash: no tick after the running one, no lease freed; the connections drop. */
+  public void crash() throws InterruptedException {
+    running = false;
+    scheduler.kill();
+    store.close();
+    client.close();
+  }
+
+  /** The replica ID. */
+  public String id() {
+    return id;
+  }
+
+  /** The coordinator. */
+  public Coordinator coordinator() {
+    return coordinator;
+  }
+
+  /** This replica's requests. */
+  public RequestLog log() {
+    return log;
+  }
+
+  /** Ticks run by the scheduler (prime not included). */
+  public long ticks() {
+    return scheduler.ticks();
+  }
+
+  /** True between {@link #start()} and a stop or crash. */
+  public boolean running() {
+    return running;
+  }
+}

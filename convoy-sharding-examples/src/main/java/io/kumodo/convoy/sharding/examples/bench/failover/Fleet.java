@@ -1,0 +1,164 @@
+package io.kumodo.convoy.sharding.examples.bench.failover;
+
+import io.kumodo.convoy.sharding.Assignment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The replicas of one component on one API server, with their {@link OwnerBoard}. */
+public final class Fleet implements AutoCloseable {
+  private final String url;
+  private final String component;
+  private final int shards;
+  private final Duration lease;
+  private final Duration renew;
+  private final Assignment assignment;
+  private final OwnerBoard board;
+  private final List<BenchReplica> replicas = new ArrayList<>();
+  private int nextId;
+
+  /** An empty fleet. */
+  public Fleet(String url, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
+    this.url = url;
+    this.component = component;
+    this.shards = shards;
+    this.lease = lease;
+    this.renew = renew;
+    this.assignment = assignment;
+    this.board = new OwnerBoard(shards);
+  }
+
+  /** A new replica, built but not started. */
+  public BenchReplica create() {
+    BenchReplica r = new BenchReplica(url, component, String.format("replica-%03d", nextId++), shards, lease, renew,
+        assignment, board);
+    replicas.add(r);
+    return r;
+  }
+
+  /** The running replicas, oldest first. */
+  public List<BenchReplica> running() {
+    List<BenchReplica> list = new ArrayList<>();
+    for (BenchReplica r : replicas) {
+      if (r.running()) {
+        list.add(r);
+      }
+    }
+    return list;
+  }
+
+  /** The sorted IDs of the running replicas plus {@code extra} (null for none). */
+  public List<String> ids(String extra) {
+    List<String> ids = new ArrayList<>();
+    for (BenchReplica r : running()) {
+      ids.add(r.id());
+    }
+    if (extra != null) {
+      ids.add(extra);
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /** The shards {@code id} owns now, by the board. */
+  public Set<Integer> ownedBy(String id) {
+    Set<Integer> owned = new HashSet<>();
+    String[] owners = board.owners();
+    for (int s = 0; s < shards; s++) {
+      if (id.equals(owners[s])) {
+        owned.add(s);
+      }
+    }
+    return owned;
+  }
+
+  /**
+   * True when {@code id} owns its share among {@code ids}: exactly its {@code i mod N} shards for
+   * modulo; at least floor(S/N) shards for balanced.
+   */
+  boolean ownsShare(String[] owners, String id, List<String> ids) {
+    int n = ids.size();
+    int k = ids.indexOf(id);
+    int count = 0;
+    for (int s = 0; s < shards; s++) {
+      boolean mine = id.equals(owners[s]);
+      if (assignment.name().equals("modulo") && (s % n == k) != mine) {
+        return false;
+      }
+      count += mine ? 1 : 0;
+    }
+    return count >= shards / n;
+  }
+
+  /** True when every shard has a running owner, the owners follow the assignment and all views agree. */
+  public boolean converged() {
+    List<String> ids = ids(null);
+    String[] owners = board.owners();
+    for (String o : owners) {
+      if (o == null || !ids.contains(o)) {
+        return false;
+      }
+    }
+    for (String id : ids) {
+      if (!ownsShare(owners, id, ids) || ownedBy(id).size() > (shards + ids.size() - 1) / ids.size()) {
+        return false;
+      }
+    }
+    for (BenchReplica r : running()) {
+      if (!r.coordinator().liveMembers().equals(ids)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Waits (polling, not measuring) until {@link #converged()} holds for 200 ms in a row. */
+  public void awaitConverged(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long since = -1;
+    while (System.nanoTime() < deadline) {
+      if (converged()) {
+        if (since < 0) {
+          since = System.nanoTime();
+        } else if (System.nanoTime() - since > 200_000_000L) {
+          return;
+        }
+      } else {
+        since = -1;
+      }
+      Thread.sleep(10);
+    }
+    throw new IllegalStateException(component + " did not converge within " + timeout + ": owners "
+        + java.util.Arrays.toString(board.owners()) + ", running " + ids(null));
+  }
+
+  /** The board. */
+  public OwnerBoard board() {
+    return board;
+  }
+
+  /** The lease duration. */
+  public Duration lease() {
+    return lease;
+  }
+
+  /** The renew interval. */
+  public Duration renew() {
+    return renew;
+  }
+
+  /** S. */
+  public int shards() {
+    return shards;
+  }
+
+  /** Stops every running replica gracefully. */
+  @Override
+  public void close() {
+    for (BenchReplica r : running()) {
+      r.stop();
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package io.kumodo.convoy.sharding.examples.bench.failover;
+
+import io.kumodo.convoy.sharding.examples.bench.Table;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The scenarios of the failover benchmark and their samples. Each measured instant comes from
+ * an {@link OwnerBoard} goal met inside an OnChange callback; the waits between runs poll.
+ */
+public final class Handovers {
+  private static final long GOAL_TIMEOUT_MS = 120_000;
+  private final Random random;
+  private final List<Object[]> rows = new ArrayList<>();
+
+  /** Scenarios with a seeded choice of crash instants. */
+  public Handovers(long seed) {
+    this.random = new Random(seed);
+  }
+
+  /** Starts {@code n} replicas one after the other and waits until they converge. */
+  public void startFleet(Fleet fleet, int n) throws InterruptedException {
+    for (int i = 0; i < n; i++) {
+      fleet.create().start();
+    }
+    fleet.awaitConverged(fleet.lease().multipliedBy(4));
+  }
+
+  /**
+   * Counts each running replica's requests over {@code intervals} renew intervals of the steady
+   * state: writes per renew interval against one per held lease, reads and watches opened.
+   */
+  public Table steadyRequests(Fleet fleet, int intervals)
+      throws InterruptedException {
+    List<BenchReplica> running = fleet.running();
+    long[][] before = new long[running.size()][];
+    long[] ticks = new long[running.size()];
+    for (int i = 0; i < running.size(); i++) {
+      before[i] = running.get(i).log().counts();
+      ticks[i] = running.get(i).ticks();
+    }
+    Duration window = fleet.renew().multipliedBy(intervals);
+    Thread.sleep(window.toMillis()); // the measurement window itself
+    var t = new Table("replica", "owned shards", "window s", "ticks",
+        "writes", "reads", "watches opened", "writes per renew interval", "minimum (1 + owned)", "x min");
+    for (int i = 0; i < running.size(); i++) {
+      BenchReplica r = running.get(i);
+      long[] now = r.log().counts();
+      int owned = r.coordinator().ownedShards().size();
+      double perInterval = (now[0] - before[i][0]) / (double) intervals;
+      t.add(r.id(), owned, window.toMillis() / 1e3, r.ticks() - ticks[i], now[0] - before[i][0],
+          now[1] - before[i][1], now[2] - before[i][2], perInterval, 1 + owned, perInterval / (1 + owned));
+    }
+    return t;
+  }
+
+  /** (a) and (c): stop the oldest replica gracefully, then start a new one; {@code runs} times. */
+  public void stopsAndJoins(Fleet fleet, int runs) throws InterruptedException {
+    Samples stop = new Samples();
+    Samples join = new Samples();
+    Samples joinAfterPrime = new Samples();
+    Duration settle = fleet.lease().multipliedBy(4);
+    for (int run = 0; run < runs; run++) {
+      BenchReplica victim = fleet.running().get(0);
+      Set<Integer> held = fleet.ownedBy(victim.id());
+      fleet.board().goal(o -> reowned(o, held, victim.id()));
+      long t0 = System.nanoTime();
+      victim.stop();
+      stop.add(met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS)) - t0);
+      fleet.awaitConverged(settle);
+
+      BenchReplica joiner = fleet.create();
+      List<String> ids = fleet.ids(joiner.id());
+      fleet.board().goal(o -> fleet.ownsShare(o, joiner.id(), ids));
+      long[] started = joiner.start();
+      long at = met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS));
+      join.add(at - started[0]);
+      joinAfterPrime.add(at - started[1]);
+      fleet.awaitConverged(settle);
+      System.out.printf(Locale.ROOT, "run %2d: graceful stop %.3f s, join %.3f s%n", run, last(stop), last(join));
+    }
+    row("(a) graceful stop: close() to shards reowned", fleet, stop, 0.25, "<= 0.25 s");
+    row("(c) join: first tick (prime, incl. cache sync) to share owned", fleet, join, 0.5, "<= 0.5 s");
+    row("(c') join: end of prime to share owned", fleet, joinAfterPrime, Double.NaN, "-");
+  }
+
+  /** (b): crash the oldest replica at a random instant of its renew interval, then replace it; {@code runs} times. */
+  public void crashes(Fleet fleet, int runs) throws InterruptedException {
+    Samples fromRenewal = new Samples();
+    Samples fromCrash = new Samples();
+    Duration settle = fleet.lease().multipliedBy(4);
+    double lease = fleet.lease().toNanos() / 1e9;
+    for (int run = 0; run < runs; run++) {
+      Thread.sleep((long) (random.nextDouble() * fleet.renew().toMillis())); // a random phase for the crash
+      BenchReplica victim = fleet.running().get(0);
+      Set<Integer> held = fleet.ownedBy(victim.id());
+      fleet.board().goal(o -> reowned(o, held, victim.id()));
+      long crashed = System.nanoTime();
+      victim.crash();
+      long at = met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS));
+      fromRenewal.add(at - victim.log().lastLeaseWriteSent());
+      fromCrash.add(at - crashed);
+      fleet.create().start();
+      fleet.awaitConverged(settle);
+      System.out.printf(Locale.ROOT, "run %2d: crash, reowned %.3f s after its last lease write%n", run,
+          last(fromRenewal));
+    }
+    row("(b) crash: last lease write to shards reowned", fleet, fromRenewal, lease + 0.25, "<= lease + 0.25 s");
+    row("(b') crash: crash instant to shards reowned", fleet, fromCrash, lease + 0.25, "<= lease + 0.25 s");
+  }
+
+  /** The table of all handovers measured so far. */
+  public Table table() {
+    var t = new Table("handover", "lease / renew", "runs", "median s",
+        "max s", "median x lease", "max x lease", "median x renew", "max x renew", "target", "max meets target");
+    rows.forEach(t::add);
+    return t;
+  }
+
+  private void row(String name, Fleet fleet, Samples s, double target, String targetText) {
+    double lease = fleet.lease().toNanos() / 1e9;
+    double renew = fleet.renew().toNanos() / 1e9;
+    rows.add(new Object[] {name, fmt(lease) + " s / " + fmt(renew) + " s", s.size(), s.median(), s.max(),
+        s.median() / lease, s.max() / lease, s.median() / renew, s.max() / renew, targetText,
+        Double.isNaN(target) ? "-" : s.max() <= target ? "yes" : "no"});
+  }
+
+  private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
+    for (int s : held) {
+      if (owners[s] == null || owners[s].equals(gone)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long met(long at) {
+    if (at == Long.MIN_VALUE) {
+      throw new IllegalStateException("a handover did not complete within " + GOAL_TIMEOUT_MS + " ms");
+    }
+    return at;
+  }
+
+  private static double last(Samples s) {
+    return s.lastSeconds();
+  }
+
+  private static String fmt(double seconds) {
+    return seconds == Math.rint(seconds) ? String.valueOf((long) seconds) : String.valueOf(seconds);
+  }
+}
