@@ -4,6 +4,7 @@ import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.examples.MockApiServer;
 import io.kumodo.convoy.sharding.examples.bench.failover.Fleet;
 import io.kumodo.convoy.sharding.examples.bench.failover.Handovers;
+import io.kumodo.convoy.sharding.examples.bench.failover.WriteProbe;
 import java.time.Duration;
 import java.util.List;
 
@@ -43,6 +44,11 @@ public final class FailoverBench {
     System.out.printf("failover on the mock API server: %d replicas, %d shards, %s, %d runs, %d cores%n", replicas,
         shards, assignment.name(), runs, Runtime.getRuntime().availableProcessors());
     try (MockApiServer api = MockApiServer.start(0)) {
+      try (var client = api.createClient()) {
+        WriteProbe.medianWriteSeconds(client, 50); // warm up client and server
+        System.out.printf(java.util.Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n",
+            WriteProbe.medianWriteSeconds(client, 200) * 1e3);
+      }
       Handovers handovers = new Handovers(args.integer("seed", 1));
       try (Fleet fleet = new Fleet(api.url(), "convoy-cm", shards, lease, renew, assignment)) {
         handovers.startFleet(fleet, replicas);

@@ -154,11 +154,14 @@ public final class Fleet implements AutoCloseable {
     return shards;
   }
 
-  /** Stops every running replica gracefully. */
+  /** Stops every running replica gracefully, then closes every replica's store and client. */
   @Override
   public void close() {
     for (BenchReplica r : running()) {
       r.stop();
+    }
+    for (BenchReplica r : replicas) {
+      r.release();
     }
   }
 }
