@@ -53,6 +53,8 @@ final class ComponentLeases implements AutoCloseable {
   private final SharedIndexInformer<GenericKubernetesResource> informer;
   private final CompletableFuture<Void> synced;
   private final Map<String, Version> decoded = new ConcurrentHashMap<>();
+  /** System.nanoTime() since which the synced informer has had no open watch; 0 while it has one. */
+  private volatile long watchLostAt;
 
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
   ComponentLeases(KubernetesClient client, String namespace, String component,
@@ -91,6 +93,7 @@ final class ComponentLeases implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LeaseStoreException("interrupted while waiting for the lease cache of " + component, e);
     }
+    watchLostAt(System.nanoTime());
     List<GenericKubernetesResource> objects = informer.getStore().list();
     List<Lease> result = new ArrayList<>(objects.size());
     for (GenericKubernetesResource object : objects) {
@@ -106,6 +109,25 @@ final class ComponentLeases implements AutoCloseable {
   io.fabric8.kubernetes.api.model.coordination.v1.Lease cached(String name) {
     GenericKubernetesResource object = informer.getStore().getByKey(namespace + "/" + name);
     return object == null ? null : decode(object).object;
+  }
+
+  /**
+   * Notes whether the informer has an open watch at {@code now} (a System.nanoTime() reading) and
+   * returns the reading since which it has had none, or 0 while it has one (or has not synced).
+   * fabric8 reconnects a lost watch with an exponential backoff of up to 32 watch reconnect
+   * intervals, during which the cache does not change.
+   */
+  long watchLostAt(long now) {
+    if (!synced.isDone() || synced.isCompletedExceptionally() || isStopped() || informer.isWatching()) {
+      watchLostAt = 0;
+      return 0;
+    }
+    long lost = watchLostAt;
+    if (lost == 0) {
+      lost = now == 0 ? 1 : now;
+      watchLostAt = lost;
+    }
+    return lost;
   }
 
   /** True once the informer stopped, by {@link #close()} or on its own after an error. */

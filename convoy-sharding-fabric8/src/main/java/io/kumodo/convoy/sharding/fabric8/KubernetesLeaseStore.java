@@ -18,6 +18,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LeaseStore} over {@code coordination.k8s.io/v1} Lease objects in one namespace,
@@ -46,12 +48,21 @@ import java.util.function.Consumer;
  *       {@code preferredHolder}) are kept when the store knows the version being replaced.
  *   <li>{@link #watch} calls its listener on every add, update and delete of the component's
  *       leases.
+ *   <li>The cache catches up as soon as the API server answers again: when a write succeeds while
+ *       the cache's watch has been down for more than {@link #WATCH_GRACE} (fabric8 would
+ *       reconnect it only after its backoff, up to 32 watch reconnect intervals), the informer is
+ *       replaced by a new one, which lists the leases again.
  * </ul>
  *
  * <p>Thread-safe; several coordinators may share one store. The client stays the caller's:
  * {@link #close()} stops the informers only. The informers also stop when the client closes.
  */
 public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
+  /** How long a watch must have been down before a successful write replaces the cache, 1 s. */
+  public static final Duration WATCH_GRACE = Duration.ofSeconds(1);
+
+  private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
+
   /** How long the first {@code list} of a component waits for its cache by default, 10 s. */
   public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(10);
 
@@ -142,6 +153,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     if (deleted.isEmpty()) {
       throw new LeaseConflictException("delete " + lease.key() + ": Lease " + namespace + "/" + name + " not found");
     }
+    writeSucceeded(lease.key().component());
   }
 
   @Override
@@ -209,7 +221,34 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
           + d.problem());
     }
     written.put(object.getMetadata().getName(), object);
+    writeSucceeded(key.component());
     return d.lease();
+  }
+
+  /**
+   * The API server answers: if the cache of {@code component} has been without a watch for more
+   * than {@link #WATCH_GRACE}, replace it now rather than wait for fabric8's reconnect backoff.
+   */
+  private void writeSucceeded(String component) {
+    ComponentLeases cache = caches.get(component);
+    if (cache == null) {
+      return;
+    }
+    long now = System.nanoTime();
+    long lost = cache.watchLostAt(now);
+    if (lost != 0 && now - lost > WATCH_GRACE.toNanos()) {
+      replace(component, cache, now - lost);
+    }
+  }
+
+  private synchronized void replace(String component, ComponentLeases stale, long downNanos) {
+    if (closed || caches.get(component) != stale) {
+      return;
+    }
+    log.info("lease watch of component {} in namespace {} down for {} ms while the API server answers writes: "
+        + "listing the leases again", component, namespace, downNanos / 1_000_000);
+    stale.close();
+    caches.put(component, new ComponentLeases(client, namespace, component, listeners(component)));
   }
 
   private LeaseStoreException failure(String operation, LeaseKey key, RuntimeException e, boolean notFoundIsConflict) {

@@ -59,6 +59,9 @@ final class FaultyApiServer implements AutoCloseable {
   /** Every request, watches included. */
   static final Predicate<RecordedRequest> ALL = r -> true;
 
+  /** java.util.logging holds loggers weakly: a strong reference keeps the level set below. */
+  private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
   private final KubernetesMockServer server;
   private volatile Fault fault;
   private final AtomicInteger spoiled = new AtomicInteger();
@@ -73,6 +76,7 @@ final class FaultyApiServer implements AutoCloseable {
 
   /** Starts a server on a free port. */
   static FaultyApiServer start() {
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING); // it logs every request at INFO
     FaultyApiServer s = new FaultyApiServer();
     try {
       s.server.init(InetAddress.getLoopbackAddress(), 0);

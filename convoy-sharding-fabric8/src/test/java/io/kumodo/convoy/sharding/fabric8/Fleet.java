@@ -1,0 +1,185 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Coordinator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+
+/**
+ * Replicas of {@code convoy-cm} on one API server, started, crashed and stopped by a test. Each
+ * incarnation has its own {@link KubernetesLeaseStore}, wrapped in a {@link CheckedStore} that
+ * reports overlapping ticks to {@link #overlaps}, and the client {@code clients} gives it (a new
+ * one each time, or a shared one). Crashable fleets tick on a {@link StoppableScheduler}; the others
+ * on the coordinator's own thread, as in production.
+ */
+final class Fleet implements AutoCloseable {
+  static final String COMPONENT = "convoy-cm";
+  static final String NAMESPACE = "convoy-system";
+
+  /** How a replica incarnation ended, if it did. */
+  enum State { RUNNING, CRASHED, STOPPED }
+
+  final int shards;
+  final Duration lease;
+  final Duration renew;
+  /** Every incarnation ever started, in order. */
+  final List<Replica> all = new CopyOnWriteArrayList<>();
+  /** Store calls of one coordinator that overlapped. */
+  final List<String> overlaps = new CopyOnWriteArrayList<>();
+  private final Supplier<KubernetesClient> clients;
+  private final boolean clientPerReplica;
+  private final boolean crashable;
+
+  /**
+   * A fleet of {@code shards} shards; {@code clientPerReplica} says whether each incarnation's
+   * client is its own (closed with it) or shared (closed by the caller).
+   */
+  Fleet(Supplier<KubernetesClient> clients, boolean clientPerReplica, boolean crashable, int shards, Duration lease,
+      Duration renew) {
+    this.clients = clients;
+    this.clientPerReplica = clientPerReplica;
+    this.crashable = crashable;
+    this.shards = shards;
+    this.lease = lease;
+    this.renew = renew;
+  }
+
+  /** One incarnation of a replica. */
+  final class Replica {
+    final String id;
+    final KubernetesClient client;
+    final KubernetesLeaseStore store;
+    final CheckedStore checked;
+    final StoppableScheduler scheduler;
+    final Coordinator coordinator;
+    volatile State state = State.RUNNING;
+
+    Replica(String id) {
+      this.id = id;
+      this.client = clients.get();
+      this.store = new KubernetesLeaseStore(client, NAMESPACE);
+      this.checked = new CheckedStore(store, id + "#" + all.size(), overlaps::add);
+      this.scheduler = crashable ? new StoppableScheduler() : null;
+      Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
+          .leaseDuration(lease).renewInterval(renew).leaseStore(checked);
+      this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();
+    }
+
+    private void release() {
+      store.close();
+      if (scheduler != null) {
+        scheduler.close();
+      }
+      if (clientPerReplica) {
+        client.close();
+      }
+    }
+  }
+
+  /** Starts a new incarnation of {@code id}; no other incarnation of it may be running. */
+  Replica start(String id) {
+    if (running().stream().anyMatch(r -> r.id.equals(id))) {
+      throw new IllegalStateException(id + " is running already");
+    }
+    Replica r = new Replica(id);
+    all.add(r);
+    r.coordinator.start();
+    return r;
+  }
+
+  /** Stops the ticks of {@code r} without releasing anything, like a killed process, and drops its client. */
+  void crash(Replica r) {
+    if (!crashable) {
+      throw new IllegalStateException("this fleet runs on the coordinators' own threads");
+    }
+    r.scheduler.kill();
+    r.state = State.CRASHED;
+    r.release();
+  }
+
+  /** Closes {@code r} gracefully: it frees its leases within the close timeout. */
+  void stop(Replica r) {
+    r.coordinator.close();
+    r.state = State.STOPPED;
+    r.release();
+  }
+
+  /** The running incarnations. */
+  List<Replica> running() {
+    List<Replica> list = new ArrayList<>();
+    all.forEach(r -> {
+      if (r.state == State.RUNNING) {
+        list.add(r);
+      }
+    });
+    return list;
+  }
+
+  /** Every incarnation's coordinator, crashed ones included (their ownership lapses on its own). */
+  List<Coordinator> coordinators() {
+    List<Coordinator> list = new ArrayList<>();
+    all.forEach(r -> list.add(r.coordinator));
+    return list;
+  }
+
+  /** The owners of each owned shard, over every incarnation. */
+  Map<Integer, Set<String>> owners() {
+    Map<Integer, Set<String>> owners = new TreeMap<>();
+    for (Replica r : all) {
+      for (int shard = 0; shard < shards; shard++) {
+        if (r.coordinator.owns(shard)) {
+          owners.computeIfAbsent(shard, s -> new TreeSet<>()).add(r.id);
+        }
+      }
+    }
+    return owners;
+  }
+
+  /** True when every shard has exactly one owner and it is a running replica. */
+  boolean allOwned() {
+    Map<Integer, Set<String>> owners = owners();
+    Set<String> live = new TreeSet<>();
+    running().forEach(r -> live.add(r.id));
+    for (int shard = 0; shard < shards; shard++) {
+      Set<String> ids = owners.get(shard);
+      if (ids == null || ids.size() != 1 || !live.containsAll(ids)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * True when the running replicas own exactly the shards of the i mod N rule over their sorted
+   * IDs, and each sees all of them as live members (the member set has formed again).
+   */
+  boolean converged() {
+    List<String> live = new ArrayList<>();
+    running().forEach(r -> live.add(r.id));
+    live.sort(null);
+    Map<Integer, Set<String>> owners = owners();
+    for (int shard = 0; shard < shards; shard++) {
+      if (!Set.of(live.get(shard % live.size())).equals(owners.getOrDefault(shard, Set.of()))) {
+        return false;
+      }
+    }
+    return running().stream().allMatch(r -> r.coordinator.liveMembers().equals(live));
+  }
+
+  /** Closes every running replica gracefully, with its store and (if its own) its client. */
+  @Override
+  public void close() {
+    for (Replica r : all) {
+      if (r.state == State.RUNNING) {
+        stop(r);
+      }
+    }
+  }
+}
