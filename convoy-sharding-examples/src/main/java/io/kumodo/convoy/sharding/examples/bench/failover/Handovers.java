@@ -32,15 +32,19 @@ public final class Handovers {
 
   /**
    * Counts each running replica's requests over {@code intervals} renew intervals of the steady
-   * state: writes per renew interval against one per held lease, reads and watches opened.
+   * state (after one renew interval of settling): writes per renew interval against one per held
+   * lease, reads and watches opened. Prints the writes per lease of a replica above the minimum.
    */
   public Table steadyRequests(Fleet fleet, int intervals)
       throws InterruptedException {
+    Thread.sleep(fleet.renew().toMillis()); // one renew interval for the ticks of the convergence to pass
     List<BenchReplica> running = fleet.running();
     long[][] before = new long[running.size()][];
     long[] ticks = new long[running.size()];
+    List<java.util.Map<String, Long>> byRequest = new ArrayList<>();
     for (int i = 0; i < running.size(); i++) {
       before[i] = running.get(i).log().counts();
+      byRequest.add(running.get(i).log().writesByRequest());
       ticks[i] = running.get(i).ticks();
     }
     Duration window = fleet.renew().multipliedBy(intervals);
@@ -52,6 +56,13 @@ public final class Handovers {
       long[] now = r.log().counts();
       int owned = r.coordinator().ownedShards().size();
       double perInterval = (now[0] - before[i][0]) / (double) intervals;
+      java.util.Map<String, Long> writes = new java.util.TreeMap<>(r.log().writesByRequest());
+      java.util.Map<String, Long> was = byRequest.get(i);
+      writes.replaceAll((k, v) -> v - was.getOrDefault(k, 0L));
+      writes.values().removeIf(v -> v == 0);
+      if (perInterval > 1 + owned) {
+        System.out.println(r.id() + " wrote more than one write per held lease per interval: " + writes);
+      }
       t.add(r.id(), owned, window.toMillis() / 1e3, r.ticks() - ticks[i], now[0] - before[i][0],
           now[1] - before[i][1], now[2] - before[i][2], perInterval, 1 + owned, perInterval / (1 + owned));
     }

@@ -15,6 +15,7 @@ public final class RequestLog implements Interceptor {
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong watches = new AtomicLong();
   private volatile long lastLeaseWriteSent = Long.MIN_VALUE;
+  private final java.util.Map<String, AtomicLong> byRequest = new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
@@ -24,6 +25,9 @@ public final class RequestLog implements Interceptor {
       (uri.contains("watch=true") || uri.contains("watch=1") ? watches : reads).incrementAndGet();
     } else {
       writes.incrementAndGet();
+      String path = request.uri().getPath();
+      byRequest.computeIfAbsent(method + " " + path.substring(path.lastIndexOf('/') + 1), k -> new AtomicLong())
+          .incrementAndGet();
       if (uri.contains("/leases")) {
         lastLeaseWriteSent = System.nanoTime();
       }
@@ -33,6 +37,13 @@ public final class RequestLog implements Interceptor {
   /** The counts so far: writes, reads, watches. */
   public long[] counts() {
     return new long[] {writes.get(), reads.get(), watches.get()};
+  }
+
+  /** Writes so far per {@code METHOD lease-name}. */
+  public java.util.Map<String, Long> writesByRequest() {
+    java.util.Map<String, Long> m = new java.util.TreeMap<>();
+    byRequest.forEach((k, v) -> m.put(k, v.get()));
+    return m;
   }
 
   /** {@link System#nanoTime()} when the last lease write was sent, or {@link Long#MIN_VALUE}. */

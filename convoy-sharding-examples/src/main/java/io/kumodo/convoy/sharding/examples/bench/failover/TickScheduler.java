@@ -26,6 +26,9 @@ final class TickScheduler implements Scheduler {
 
   @Override
   public Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
+    if (killed) {
+      return new java.util.concurrent.CompletableFuture<Void>(); // a dead process schedules nothing
+    }
     return executor.schedule(() -> {
       if (!killed) {
         ticks.incrementAndGet();
