@@ -1,6 +1,7 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.LeaseStore;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -23,6 +25,8 @@ import java.util.regex.Pattern;
  *   --lease-namespace string         default $POD_NAMESPACE, then convoy-system
  *   --lease-duration duration        default 30s
  *   --lease-renew-interval duration  default 10s, shorter than --lease-duration
+ *   --assignment modulo|balanced     default modulo; the same on all replicas of a component
+ *   --advertise-address host:port    published on the member lease for owner look-ups (default none)
  * </pre>
  *
  * <p>Both {@code --flag value} and {@code --flag=value} are accepted; the last occurrence wins.
@@ -43,11 +47,17 @@ public final class CoordinatorOptions {
   public static final String LEASE_DURATION = "--lease-duration";
   /** {@code --lease-renew-interval}. */
   public static final String LEASE_RENEW_INTERVAL = "--lease-renew-interval";
+  /** {@code --assignment}: {@code modulo} (the spec's rule, the default) or {@code balanced}. */
+  public static final String ASSIGNMENT = "--assignment";
+  /** {@code --advertise-address}: where this replica can be reached, {@code host:port}. */
+  public static final String ADVERTISE_ADDRESS = "--advertise-address";
+  /** The values {@code --assignment} accepts. */
+  public static final List<String> ASSIGNMENTS = List.of("modulo", "balanced");
   /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
   public static final String DEFAULT_LEASE_NAMESPACE = "convoy-system";
 
-  private static final List<String> FLAGS =
-      List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION, LEASE_RENEW_INTERVAL);
+  private static final List<String> FLAGS = List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
+      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS);
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -57,21 +67,25 @@ public final class CoordinatorOptions {
   private final String leaseNamespace;
   private final Duration leaseDuration;
   private final Duration leaseRenewInterval;
+  private final Assignment assignment;
+  private final String advertiseAddress;
 
   private CoordinatorOptions(int shards, String replicaId, String leaseNamespace, Duration leaseDuration,
-      Duration leaseRenewInterval) {
+      Duration leaseRenewInterval, Assignment assignment, String advertiseAddress) {
     this.shards = shards;
     this.replicaId = replicaId;
     this.leaseNamespace = leaseNamespace;
     this.leaseDuration = leaseDuration;
     this.leaseRenewInterval = leaseRenewInterval;
+    this.assignment = assignment;
+    this.advertiseAddress = advertiseAddress;
   }
 
   /** The options and the arguments {@link #parseKnown} did not recognise, in their order. */
   public record Parsed(CoordinatorOptions options, List<String> unrecognized) {}
 
   /**
-   * Parses {@code args} strictly: any argument that is not one of the five flags (with its value)
+   * Parses {@code args} strictly: any argument that is not one of the seven flags (with its value)
    * throws. Defaults come from {@code env} and the local host name.
    *
    * @throws OptionsException naming the first bad flag
@@ -86,9 +100,9 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * Parses the five flags and returns every other argument, in order, for the application: an
+   * Parses the seven flags and returns every other argument, in order, for the application: an
    * unknown {@code --flag value} pair comes back as two arguments, and everything from a
-   * {@code --} on comes back as is. Bad values of the five flags still throw.
+   * {@code --} on comes back as is. Bad values of the seven flags still throw.
    *
    * @throws OptionsException naming the first bad flag
    */
@@ -101,20 +115,24 @@ public final class CoordinatorOptions {
     return parse(args, env, hostname, false);
   }
 
-  /** The help text of the five flags, one per line, with their defaults. */
+  /** The help text of the seven flags, one per line, with their defaults. */
   public static String usage() {
     return String.format(Locale.ROOT, ""
         + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
         + "  %-32s this replica's ID, a DNS subdomain name (default $POD_NAME, then the hostname)%n"
         + "  %-32s the namespace of the Lease objects (default $POD_NAMESPACE, then %s)%n"
         + "  %-32s how long a lease lasts without renewal (default %s)%n"
-        + "  %-32s the time between ticks, shorter than %s (default %s)%n",
+        + "  %-32s the time between ticks, shorter than %s (default %s)%n"
+        + "  %-32s how shards are divided, %s; the same on all replicas (default modulo)%n"
+        + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n",
         SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
         REPLICA_ID + " string",
         LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
         LEASE_DURATION + " duration", Durations.format(Coordinator.Builder.DEFAULT_LEASE_DURATION),
         LEASE_RENEW_INTERVAL + " duration", LEASE_DURATION,
-        Durations.format(Coordinator.Builder.DEFAULT_RENEW_INTERVAL));
+        Durations.format(Coordinator.Builder.DEFAULT_RENEW_INTERVAL),
+        ASSIGNMENT + " name", String.join(" or ", ASSIGNMENTS),
+        ADVERTISE_ADDRESS + " host:port");
   }
 
   /** S, the shard count. */
@@ -142,6 +160,16 @@ public final class CoordinatorOptions {
     return leaseRenewInterval;
   }
 
+  /** The assignment: {@link Assignment#modulo()} unless {@code --assignment balanced}. */
+  public Assignment assignment() {
+    return assignment;
+  }
+
+  /** The {@code host:port} to publish on the member lease, if {@code --advertise-address} was given. */
+  public Optional<String> advertiseAddress() {
+    return Optional.ofNullable(advertiseAddress);
+  }
+
   /** A {@link KubernetesLeaseStore} in the lease namespace; the caller closes it. */
   public KubernetesLeaseStore leaseStore(KubernetesClient client) {
     return new KubernetesLeaseStore(client, leaseNamespace);
@@ -149,7 +177,8 @@ public final class CoordinatorOptions {
 
   /**
    * A coordinator builder for {@code component} (e.g. {@code convoy-cm} or {@code convoy-obs})
-   * with these options and {@code store}; add OnChange callbacks and build.
+   * with these options (shard count, replica ID, timings, assignment, address) and {@code store};
+   * add OnChange callbacks and build.
    */
   public Coordinator.Builder coordinatorBuilder(String component, LeaseStore store) {
     return Coordinator.builder()
@@ -158,6 +187,8 @@ public final class CoordinatorOptions {
         .shardCount(shards)
         .leaseDuration(leaseDuration)
         .renewInterval(leaseRenewInterval)
+        .assignment(assignment)
+        .address(advertiseAddress)
         .leaseStore(store);
   }
 
@@ -170,12 +201,14 @@ public final class CoordinatorOptions {
     return coordinatorBuilder(component, leaseStore(client));
   }
 
-  /** The options in flag form. */
+  /** The options in flag form; {@code --assignment} and {@code --advertise-address} only when not the default. */
   @Override
   public String toString() {
     return SHARDS + "=" + shards + " " + REPLICA_ID + "=" + replicaId + " " + LEASE_NAMESPACE + "="
         + leaseNamespace + " " + LEASE_DURATION + "=" + Durations.format(leaseDuration) + " "
-        + LEASE_RENEW_INTERVAL + "=" + Durations.format(leaseRenewInterval);
+        + LEASE_RENEW_INTERVAL + "=" + Durations.format(leaseRenewInterval)
+        + (assignment.equals(Assignment.modulo()) ? "" : " " + ASSIGNMENT + "=" + assignment.name())
+        + (advertiseAddress == null ? "" : " " + ADVERTISE_ADDRESS + "=" + advertiseAddress);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -257,7 +290,22 @@ public final class CoordinatorOptions {
       throw new OptionsException(LEASE_RENEW_INTERVAL, LEASE_RENEW_INTERVAL + " must be shorter than "
           + LEASE_DURATION + ": " + Durations.format(renew) + " >= " + Durations.format(lease));
     }
-    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew);
+    Assignment assignment = Assignment.modulo();
+    if (values.containsKey(ASSIGNMENT)) {
+      assignment = assignment(values.get(ASSIGNMENT));
+    }
+    String address = values.containsKey(ADVERTISE_ADDRESS) ? AdvertiseAddress.check(values.get(ADVERTISE_ADDRESS))
+        : null;
+    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew, assignment, address);
+  }
+
+  private static Assignment assignment(String value) {
+    Assignment a = ASSIGNMENTS.contains(value) ? Assignment.named(value) : null;
+    if (a == null) {
+      throw new OptionsException(ASSIGNMENT, ASSIGNMENT + " must be one of " + String.join(", ", ASSIGNMENTS)
+          + " (the same on all replicas of a component): " + quote(value));
+    }
+    return a;
   }
 
   private static int shards(String value) {
@@ -312,7 +360,7 @@ public final class CoordinatorOptions {
   }
 
   /** {@code s} in double quotes, control characters escaped, so a message stays one line. */
-  private static String quote(String s) {
+  static String quote(String s) {
     StringBuilder b = new StringBuilder("\"");
     for (char c : s.toCharArray()) {
       if (c < 0x20 || c == 0x7f) {

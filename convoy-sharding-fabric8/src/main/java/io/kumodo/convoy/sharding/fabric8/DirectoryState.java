@@ -1,0 +1,253 @@
+package io.kumodo.convoy.sharding.fabric8;
+
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory.OwnerListener;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state of a {@link ShardDirectory}: the decoded lease records of one component, the owner
+ * of each shard and the members, kept from an ordered stream of object changes.
+ *
+ * <p>Writes ({@link #apply}, {@link #sweep}) come from one thread at a time, in the order of the
+ * watch; reads ({@link #ownerOf}, {@link #members}, {@link #drained}) come from any thread, read
+ * published immutable values only and send nothing anywhere.
+ *
+ * <p>A shard's owner is the holder of its lease while the lease is held, not drained, and not
+ * observed unchanged for its lease duration (timed from when this state first saw that version,
+ * on the {@link Ticker}, as a coordinator times it): a lease whose holder stopped renewing, or
+ * whose watch went silent, yields no owner after one lease duration.
+ */
+final class DirectoryState {
+  private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
+
+  private final int shardCount;
+  private final Ticker ticker;
+  private final Map<String, Lease> byName = new HashMap<>();
+  private final Lease[] shards;
+  private final long[] shardSeen;
+  private final Map<String, Lease> memberLeases = new HashMap<>();
+  private final Map<String, Long> memberSeen = new HashMap<>();
+  private final Owner[] notified;
+  private final List<OwnerListener> listeners = new CopyOnWriteArrayList<>();
+
+  /** Per shard, the owner the lease names and until when (ticker reading); null: none. */
+  private final AtomicReferenceArray<Entry> entries;
+  private volatile Map<String, MemberEntry> memberView = Map.of();
+  private volatile SortedSet<Integer> drained = Collections.emptySortedSet();
+
+  private record Entry(Owner owner, long deadline) {}
+
+  private record MemberEntry(Lease lease, long deadline) {}
+
+  DirectoryState(int shardCount, Ticker ticker) {
+    this.shardCount = shardCount;
+    this.ticker = ticker;
+    this.shards = new Lease[shardCount];
+    this.shardSeen = new long[shardCount];
+    this.notified = new Owner[shardCount];
+    this.entries = new AtomicReferenceArray<>(shardCount);
+  }
+
+  // ------------------------------------------------------------------------------------- reads
+
+  Optional<Owner> ownerOf(int shard) {
+    Objects.checkIndex(shard, shardCount);
+    Entry e = entries.get(shard);
+    return e == null || ticker.read() - e.deadline >= 0 ? Optional.empty() : Optional.of(e.owner);
+  }
+
+  List<Member> members() {
+    long now = ticker.read();
+    List<Member> result = new ArrayList<>();
+    for (MemberEntry m : memberView.values()) {
+      Lease l = m.lease;
+      boolean live = l.holder().equals(l.key().replicaId()) && now - m.deadline < 0;
+      result.add(new Member(l.key().replicaId(), l.annotations().get(LeaseAnnotations.ADDRESS),
+          l.annotations().get(LeaseAnnotations.ASSIGNMENT), LeaseAnnotations.isDrained(l), live));
+    }
+    return Collections.unmodifiableList(result);
+  }
+
+  SortedSet<Integer> drained() {
+    return drained;
+  }
+
+  AutoCloseable subscribe(OwnerListener listener) {
+    Objects.requireNonNull(listener, "listener");
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
+  }
+
+  /** The names of the objects applied and not deleted. */
+  Set<String> names() {
+    return Set.copyOf(byName.keySet());
+  }
+
+  // ------------------------------------------------------------------------------------ writes
+
+  /**
+   * Applies the change of the object {@code name}: {@code lease} is its record now, or null
+   * when it was deleted or cannot be read. Returns the earliest ticker reading at which an owner
+   * it touched expires, or {@link Long#MAX_VALUE}.
+   */
+  long apply(String name, Lease lease) {
+    long now = ticker.read();
+    Lease old = lease == null ? byName.remove(name) : byName.put(name, lease);
+    if (old != null && (lease == null || !old.key().equals(lease.key()))) {
+      return remove(old.key(), now);
+    }
+    if (lease == null) {
+      return Long.MAX_VALUE;
+    }
+    boolean sameVersion = old != null && Objects.equals(old.resourceVersion(), lease.resourceVersion());
+    return put(lease, sameVersion, now);
+  }
+
+  /**
+   * Reports the owners whose lease expired since they were last reported; returns the next
+   * ticker reading at which a reported owner expires, or {@link Long#MAX_VALUE}.
+   */
+  long sweep() {
+    long now = ticker.read();
+    long next = Long.MAX_VALUE;
+    for (int shard = 0; shard < shardCount; shard++) {
+      notifyIfChanged(shard, now);
+      Entry e = entries.get(shard);
+      if (e != null && e.deadline - now > 0 && e.deadline - next < 0) {
+        next = e.deadline;
+      }
+    }
+    return next;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private long put(Lease lease, boolean sameVersion, long now) {
+    LeaseKey key = lease.key();
+    if (key.role() == LeaseRole.SHARD) {
+      int shard = key.shard();
+      if (shard >= shardCount) {
+        return Long.MAX_VALUE; // outside the configured shard count: not a shard of this directory
+      }
+      if (!sameVersion || shards[shard] == null) {
+        shardSeen[shard] = now;
+      }
+      shards[shard] = lease;
+      updateDrained(shard, LeaseAnnotations.isDrained(lease));
+      return refresh(shard, now);
+    }
+    String id = key.replicaId();
+    Lease before = memberLeases.put(id, lease);
+    if (!sameVersion || before == null) {
+      memberSeen.put(id, now);
+    }
+    publishMembers();
+    if (before == null || !Objects.equals(address(before), address(lease))) {
+      return refreshHeldBy(id, now);
+    }
+    return Long.MAX_VALUE;
+  }
+
+  private long remove(LeaseKey key, long now) {
+    if (key.role() == LeaseRole.SHARD) {
+      int shard = key.shard();
+      if (shard >= shardCount) {
+        return Long.MAX_VALUE;
+      }
+      shards[shard] = null;
+      updateDrained(shard, false);
+      return refresh(shard, now);
+    }
+    memberLeases.remove(key.replicaId());
+    memberSeen.remove(key.replicaId());
+    publishMembers();
+    return refreshHeldBy(key.replicaId(), now);
+  }
+
+  private long refreshHeldBy(String replicaId, long now) {
+    long next = Long.MAX_VALUE;
+    for (int shard = 0; shard < shardCount; shard++) {
+      if (shards[shard] != null && shards[shard].holder().equals(replicaId)) {
+        next = Math.min(next, refresh(shard, now));
+      }
+    }
+    return next;
+  }
+
+  /** Recomputes the owner of {@code shard}; returns its deadline, or Long.MAX_VALUE. */
+  private long refresh(int shard, long now) {
+    Lease l = shards[shard];
+    Entry e = null;
+    if (l != null && !l.isFree() && !LeaseAnnotations.isDrained(l)) {
+      long duration = l.duration() == null ? 0 : l.duration().toNanos();
+      Lease member = memberLeases.get(l.holder());
+      e = new Entry(new Owner(l.holder(), member == null ? null : address(member)), shardSeen[shard] + duration);
+    }
+    entries.set(shard, e);
+    notifyIfChanged(shard, now);
+    return e == null ? Long.MAX_VALUE : e.deadline;
+  }
+
+  private void notifyIfChanged(int shard, long now) {
+    Entry e = entries.get(shard);
+    Owner current = e != null && now - e.deadline < 0 ? e.owner : null;
+    Owner before = notified[shard];
+    if (Objects.equals(before, current)) {
+      return;
+    }
+    notified[shard] = current;
+    for (OwnerListener listener : listeners) {
+      try {
+        listener.ownerChanged(shard, Optional.ofNullable(before), Optional.ofNullable(current));
+      } catch (RuntimeException e2) {
+        log.error("ShardDirectory listener {} threw on shard {}; continuing", listener, shard, e2);
+      }
+    }
+  }
+
+  private void updateDrained(int shard, boolean isDrained) {
+    if (drained.contains(shard) == isDrained) {
+      return;
+    }
+    TreeSet<Integer> next = new TreeSet<>(drained);
+    if (isDrained) {
+      next.add(shard);
+    } else {
+      next.remove(shard);
+    }
+    drained = Collections.unmodifiableSortedSet(next);
+  }
+
+  private void publishMembers() {
+    Map<String, MemberEntry> view = new TreeMap<>();
+    memberLeases.forEach((id, lease) -> {
+      long duration = lease.duration() == null ? 0 : lease.duration().toNanos();
+      view.put(id, new MemberEntry(lease, memberSeen.get(id) + duration));
+    });
+    memberView = Collections.unmodifiableMap(view);
+  }
+
+  private static String address(Lease member) {
+    return member.annotations().get(LeaseAnnotations.ADDRESS);
+  }
+}
