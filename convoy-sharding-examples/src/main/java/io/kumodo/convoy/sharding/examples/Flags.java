@@ -74,6 +74,7 @@ public final class Flags {
   public ParsedFlags parse(List<String> args) throws UsageException {
     Map<String, String> values = new HashMap<>();
     Set<String> booleans = new HashSet<>();
+    Set<String> falseBooleans = new HashSet<>();
     List<String> positional = new ArrayList<>();
     boolean help = false;
     for (int i = 0; i < args.size(); i++) {
@@ -93,8 +94,10 @@ public final class Flags {
         } else if (!flag.takesValue()) {
           if (parseBoolean(name, inline)) {
             booleans.add(name);
+            falseBooleans.remove(name);
           } else {
             booleans.remove(name);
+            falseBooleans.add(name);
           }
         } else if (inline != null) {
           values.put(name, requireValue(name, inline));
@@ -107,7 +110,7 @@ public final class Flags {
         positional.add(arg);
       }
     }
-    return new ParsedFlags(flags.keySet(), values, booleans, positional, help);
+    return new ParsedFlags(flags.keySet(), values, booleans, falseBooleans, positional, help);
   }
 
   private static boolean parseBoolean(String name, String inline) throws UsageException {

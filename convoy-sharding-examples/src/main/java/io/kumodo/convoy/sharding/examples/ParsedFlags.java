@@ -15,14 +15,16 @@ public final class ParsedFlags {
   private final Set<String> declared;
   private final Map<String, String> values;
   private final Set<String> booleans;
+  private final Set<String> falseBooleans;
   private final List<String> positional;
   private final boolean help;
 
   ParsedFlags(Set<String> declared, Map<String, String> values, Set<String> booleans,
-      List<String> positional, boolean help) {
+      Set<String> falseBooleans, List<String> positional, boolean help) {
     this.declared = Set.copyOf(declared);
     this.values = Map.copyOf(values);
     this.booleans = Set.copyOf(booleans);
+    this.falseBooleans = Set.copyOf(falseBooleans);
     this.positional = List.copyOf(positional);
     this.help = help;
   }
@@ -35,6 +37,15 @@ public final class ParsedFlags {
   /** Whether the boolean flag {@code --name} is set. */
   public boolean bool(String name) {
     return booleans.contains(checked(name));
+  }
+
+  /**
+   * Whether the boolean flag {@code --name} is set: true for {@code --name} or
+   * {@code --name=true}, false for {@code --name=false}, {@code defaultValue} when not given.
+   */
+  public boolean bool(String name, boolean defaultValue) {
+    String n = checked(name);
+    return booleans.contains(n) || (defaultValue && !falseBooleans.contains(n));
   }
 
   /** The value of {@code --name}, if it was given. */

@@ -1,16 +1,24 @@
 package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
+import io.kumodo.convoy.sharding.fabric8.OwnershipEvents;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code replica}: one replica of the sample controller as its own process, against the mock
- * API server or a real cluster. It logs each ownership change in one line, frees its shard
- * leases on SIGTERM and exits 0; a SIGKILL leaves its leases to expire.
+ * API server or a real cluster. It logs each ownership change in one line. On SIGTERM it first
+ * drains (unless {@code --drain-on-stop=false}): it marks its member Lease drained so the other
+ * replicas take its shards while it still runs (its reconciles finish first), and waits for
+ * that, at most one lease duration; then it frees whatever is left, removes its own drain mark
+ * and exits 0. A SIGKILL leaves its leases to expire. With {@code --record-events} each
+ * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}).
  */
 public final class ReplicaCommand implements Command {
   private static final Flags FLAGS = new Flags(
@@ -20,7 +28,11 @@ public final class ReplicaCommand implements Command {
       .value("component", "NAME", "component whose leases to use (default convoy-cm)")
       .value("namespace", "NS", "namespace of the sample objects (default demo)")
       .value("workers", "N", "worker threads per queue (default 2)")
-      .value("health-port", "PORT", "serve /readyz and /healthz on this port (default: none)");
+      .value("health-port", "PORT", "serve /readyz and /healthz on this port (default: none)")
+      .bool("drain-on-stop", "on SIGTERM, hand the shards over before stopping, waiting at most the lease "
+          + "duration (default true; --drain-on-stop=false frees them at close only)")
+      .bool("record-events", "record each ownership change as an Event on the member Lease (needs RBAC "
+          + "events: create in the lease namespace; default false)");
 
   private final StopSignal stopSignal;
   private final Map<String, String> env;
@@ -53,6 +65,7 @@ public final class ReplicaCommand implements Command {
     String component;
     int workers;
     int healthPort;
+    boolean drainOnStop;
     try {
       CoordinatorOptions.Parsed parsed = CoordinatorOptions.parseKnown(args, env);
       flags = FLAGS.parse(parsed.unrecognized());
@@ -65,6 +78,7 @@ public final class ReplicaCommand implements Command {
       component = flags.value("component", DemoCommand.COMPONENT);
       workers = flags.intValue("workers", 2, 1, 64);
       healthPort = flags.intValue("health-port", -1, 0, 65535);
+      drainOnStop = flags.bool("drain-on-stop", true);
     } catch (OptionsException | UsageException e) {
       err.println(name() + ": " + e.getMessage() + " (see: " + name() + " --help)");
       return EXIT_USAGE;
@@ -72,11 +86,16 @@ public final class ReplicaCommand implements Command {
     ShardedReplica replica;
     try (KubernetesClient client = Clients.create(flags.value("server").orElse(null),
         flags.value("kubeconfig").orElse(null))) {
+      OwnershipEvents events = flags.bool("record-events") ? OwnershipEvents.recorder(client, options, component)
+          : null;
       try {
-        replica = ShardedReplica.start(client, options.leaseNamespace(), flags.value("namespace", "demo"),
-            options.coordinatorBuilder(component, (io.kumodo.convoy.sharding.LeaseStore) null)
-                .onChange(c -> out.printf("replica %s: owns %s (acquired %s, released %s)%n", options.replicaId(),
-                    c.owned(), c.acquired(), c.released())),
+        Coordinator.Builder builder = options.coordinatorBuilder(component, (io.kumodo.convoy.sharding.LeaseStore) null)
+            .onChange(c -> out.printf("replica %s: owns %s (acquired %s, released %s)%n", options.replicaId(),
+                c.owned(), c.acquired(), c.released()));
+        if (events != null) {
+          builder.onChange(events);
+        }
+        replica = ShardedReplica.start(client, options.leaseNamespace(), flags.value("namespace", "demo"), builder,
             workers);
       } catch (IllegalArgumentException e) {
         err.println(name() + ": " + e.getMessage());
@@ -89,7 +108,17 @@ public final class ReplicaCommand implements Command {
       try {
         stopSignal.await();
       } finally {
+        boolean drainedBefore = replica.coordinator().isDrained();
+        if (drainOnStop) {
+          drain(replica.coordinator(), out);
+        }
         replica.stop();
+        if (events != null) {
+          events.close();
+        }
+        if (drainOnStop && !drainedBefore) {
+          undrainMemberLease(client, options, component, err);
+        }
         if (health != null) {
           health.close();
         }
@@ -101,5 +130,37 @@ public final class ReplicaCommand implements Command {
       return EXIT_USAGE;
     }
     return EXIT_OK;
+  }
+
+  /** Drains {@code coordinator} and waits for it, at most one lease duration. */
+  private static void drain(Coordinator coordinator, PrintStream out) {
+    long start = System.nanoTime();
+    try {
+      coordinator.drain().toCompletableFuture().get(coordinator.leaseDuration().toNanos(), TimeUnit.NANOSECONDS);
+      out.printf("replica %s drained in %d ms: its shards moved while it ran%n", coordinator.replicaId(),
+          (System.nanoTime() - start) / 1_000_000);
+    } catch (TimeoutException e) {
+      out.printf("replica %s not drained within the lease duration; stopping anyway (owns %s)%n",
+          coordinator.replicaId(), coordinator.ownedShards());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      out.printf("replica %s: drain failed (%s); stopping anyway%n", coordinator.replicaId(), e.getCause());
+    }
+    out.flush();
+  }
+
+  /**
+   * Removes the drain mark this replica's own drain left on its member Lease, so that a replica
+   * that comes back under the same ID (a StatefulSet pod) is not drained. A mark an operator set
+   * before the stop is kept.
+   */
+  private static void undrainMemberLease(KubernetesClient client, CoordinatorOptions options, String component,
+      PrintStream err) {
+    try {
+      new LeaseDrains(client, options.leaseNamespace(), component).replica(options.replicaId(), false);
+    } catch (LeaseDrains.Failure e) {
+      err.println("replica " + options.replicaId() + ": could not remove its drain mark: " + e.getMessage());
+    }
   }
 }

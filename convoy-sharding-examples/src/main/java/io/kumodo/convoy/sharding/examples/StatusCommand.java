@@ -4,25 +4,34 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.Durations;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * {@code status}: an operator's table of every shard of a component (owner, lease age,
- * transitions) and of its members (live or not), read from the Lease objects. Works against
- * the mock API server and a real cluster. Ages are by the local wall clock against each lease's
- * renewTime, so they are only as right as the clocks.
+ * {@code status}: an operator's view and controls of a component's shards, through its Lease
+ * objects only (no server of its own); works against the mock API server and a real cluster.
+ *
+ * <ul>
+ *   <li>{@code status}: the table of every shard (owner, lease age, transitions, free, owned,
+ *       expired, drained) and every member (live, released, drained, the assignment it
+ *       publishes with a mismatch flagged, its address); {@code --watch} redraws it.
+ *   <li>{@code status drain-shard N} / {@code undrain-shard N}: sets / removes
+ *       {@code sharding.convoy.kumodo.io/drained=true} on the shard's Lease: its owner frees it
+ *       and no replica takes it until it is undrained. A shard without a Lease gets one, free.
+ *   <li>{@code status drain-replica ID} / {@code undrain-replica ID}: the same on the replica's
+ *       member Lease: it hands all its shards over and takes none, while it keeps running.
+ * </ul>
+ *
+ * <p>Writes are resourceVersion-guarded PUTs, retried on a conflict ({@link LeaseDrains}).
+ * Exit codes: 0 done (also when nothing needed to change), 1 failed (e.g. an unknown replica,
+ * an unreachable server), 2 bad command line.
  */
 public final class StatusCommand implements Command {
-  private static final Flags FLAGS = new Flags(
-      "status [--server URL] [--kubeconfig FILE] [--component NAME] [--lease-namespace NS] [--watch]")
+  private static final Flags FLAGS = new Flags("status [SUBCOMMAND ARG] [--server URL] [--kubeconfig FILE] "
+      + "[--component NAME] [--lease-namespace NS] [--shards N] [--watch]")
       .value("server", "URL", "API server URL (default: from kubeconfig or in-cluster config)")
       .value("kubeconfig", "FILE", "kubeconfig file")
       .value("component", "NAME", "component (default convoy-cm)")
@@ -30,6 +39,15 @@ public final class StatusCommand implements Command {
       .value("shards", "N", "shard count, to show shards that have no lease yet (default: as found)")
       .value("interval", "D", "redraw interval with --watch (default 2s)")
       .bool("watch", "redraw the table until interrupted");
+  private static final String SUBCOMMANDS = """
+
+      subcommands (without one: the table):
+        drain-shard N        mark shard N drained: its owner frees it, no replica takes it
+        undrain-shard N      remove the mark: the shard gets an owner again
+        drain-replica ID     mark replica ID drained: it hands over all its shards, takes none
+        undrain-replica ID   remove the mark: the replica takes its share again
+      """;
+  private static final List<String> NAMES = List.of("drain-shard", "undrain-shard", "drain-replica", "undrain-replica");
 
   private final Clock clock;
 
@@ -50,25 +68,41 @@ public final class StatusCommand implements Command {
 
   @Override
   public String summary() {
-    return "show every shard's owner, lease age and transitions, and the live members";
+    return "show every shard's owner and state and the members; drain or undrain a shard or a replica";
   }
 
   @Override
   public int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
     ParsedFlags flags;
     Duration interval;
+    int shards;
+    String subcommand = null;
+    String argument = null;
     try {
       flags = FLAGS.parse(args);
       if (flags.help()) {
-        out.print(summary() + "\n\n" + FLAGS.usage());
+        out.print(summary() + "\n\n" + FLAGS.usage() + SUBCOMMANDS);
         return EXIT_OK;
       }
-      flags.requireNoPositional();
-      flags.intValue("shards", 0, 0, 65536);
-      try {
-        interval = Durations.parse(flags.value("interval", "2s"));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--interval: " + e.getMessage());
+      shards = flags.intValue("shards", 0, 0, 65536);
+      interval = interval(flags);
+      List<String> positional = flags.positional();
+      if (!positional.isEmpty()) {
+        subcommand = positional.get(0);
+        if (!NAMES.contains(subcommand)) {
+          throw new UsageException("unknown subcommand '" + subcommand + "'; subcommands: " + String.join(", ", NAMES));
+        }
+        if (positional.size() != 2) {
+          throw new UsageException(subcommand + " takes one argument, " + (subcommand.endsWith("shard") ? "N" : "ID")
+              + (positional.size() > 2 ? "; unexpected: '" + positional.get(2) + "'" : ""));
+        }
+        argument = positional.get(1);
+        if (subcommand.endsWith("shard")) {
+          shard(argument, shards);
+        }
+        if (flags.bool("watch")) {
+          throw new UsageException("--watch is for the table, not for " + subcommand);
+        }
       }
     } catch (UsageException e) {
       err.println(name() + ": " + e.getMessage() + " (see: " + name() + " --help)");
@@ -76,9 +110,11 @@ public final class StatusCommand implements Command {
     }
     String component = flags.value("component", DemoCommand.COMPONENT);
     String namespace = flags.value("lease-namespace", DemoCommand.LEASE_NAMESPACE);
-    int shards = flags.intValue("shards", 0, 0, 65536);
     try (KubernetesClient client = Clients.create(flags.value("server").orElse(null),
         flags.value("kubeconfig").orElse(null))) {
+      if (subcommand != null) {
+        return drain(new LeaseDrains(client, namespace, component), subcommand, argument, shards, out, err);
+      }
       do {
         List<Lease> leases;
         try {
@@ -91,10 +127,10 @@ public final class StatusCommand implements Command {
         if (flags.bool("watch")) {
           out.print("\033[H\033[2J");
         }
-        out.print(render(leases, component, namespace, shards));
+        out.print(StatusTable.render(leases, component, namespace, shards, clock.instant()));
         out.flush();
         if (flags.bool("watch")) {
-          Thread.sleep(interval.toMillis());
+          Thread.sleep(interval.toMillis()); // the redraw period of an interactive display
         }
       } while (flags.bool("watch"));
     } catch (UsageException e) {
@@ -104,83 +140,48 @@ public final class StatusCommand implements Command {
     return EXIT_OK;
   }
 
-  /** The tables for {@code leases}. */
-  String render(List<Lease> leases, String component, String namespace, int shardCount) {
-    Instant now = clock.instant();
-    Map<Integer, Lease> shardLeases = new TreeMap<>();
-    Map<String, Lease> members = new TreeMap<>();
-    int ignored = 0;
-    for (Lease lease : leases) {
-      Map<String, String> labels = lease.getMetadata().getLabels();
-      LeaseRole role = LeaseRole.fromLabel(labels == null ? null : labels.get(LeaseNames.ROLE_LABEL));
-      try {
-        if (role == LeaseRole.SHARD) {
-          shardLeases.put(Integer.parseInt(labels.get(LeaseNames.SHARD_LABEL)), lease);
-        } else if (role == LeaseRole.MEMBER) {
-          Map<String, String> ann = lease.getMetadata().getAnnotations();
-          String id = ann == null ? null : ann.get(LeaseNames.REPLICA_ID_ANNOTATION);
-          members.put(id == null ? lease.getMetadata().getName() : id, lease);
-        } else {
-          ignored++;
-        }
-      } catch (RuntimeException e) {
-        ignored++;
-      }
+  private int drain(LeaseDrains drains, String subcommand, String argument, int shards, PrintStream out,
+      PrintStream err) {
+    boolean drain = subcommand.startsWith("drain");
+    String what = subcommand.endsWith("shard") ? "shard " + argument : "replica " + argument;
+    try {
+      LeaseDrains.Result r = subcommand.endsWith("shard")
+          ? drains.shard(shard(argument, shards), drain) : drains.replica(argument, drain);
+      out.println(switch (r) {
+        case CHANGED -> what + (drain ? " drained: " + (subcommand.endsWith("shard")
+            ? "its owner frees it and no replica takes it" : "it hands its shards over and takes none")
+            : " undrained: " + (subcommand.endsWith("shard") ? "a replica takes it" : "it takes its share again"));
+        case UNCHANGED -> what + " was already " + (drain ? "drained" : "not drained") + "; nothing changed";
+        case CREATED -> what + " drained: its Lease was created free and drained; no replica takes it";
+        case NO_LEASE -> what + " has no Lease, so it is not drained; nothing changed";
+      });
+      return EXIT_OK;
+    } catch (LeaseDrains.Failure | UsageException e) {
+      err.println(name() + " " + subcommand + ": " + e.getMessage());
+      return EXIT_FAILURE;
     }
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format("component %s in namespace %s, at %s%n%n", component, namespace, now));
-    sb.append(String.format("%-6s %-30s %-10s %-11s %s%n", "SHARD", "OWNER", "AGE", "TRANSITIONS", "STATE"));
-    int max = Math.max(shardCount, shardLeases.isEmpty() ? 0 : ((TreeMap<Integer, Lease>) shardLeases).lastKey() + 1);
-    int owned = 0;
-    for (int i = 0; i < max; i++) {
-      Lease l = shardLeases.get(i);
-      if (l == null) {
-        sb.append(String.format("%-6d %-30s %-10s %-11s %s%n", i, "-", "-", "-", "no lease"));
-        continue;
-      }
-      String holder = holder(l);
-      String age = age(l, now);
-      boolean expired = expired(l, now);
-      String state = holder.isEmpty() ? "free" : expired ? "expired" : "owned";
-      if (state.equals("owned")) {
-        owned++;
-      }
-      if (shardCount > 0 && i >= shardCount) {
-        state += " (outside --shards)";
-      }
-      Integer transitions = l.getSpec() == null ? null : l.getSpec().getLeaseTransitions();
-      sb.append(String.format("%-6d %-30s %-10s %-11s %s%n", i, holder.isEmpty() ? "-" : holder, age,
-          transitions == null ? "0" : transitions, state));
-    }
-    sb.append(String.format("%n%d of %d shards owned%n%n", owned, max));
-    sb.append(String.format("%-30s %-10s %s%n", "MEMBER", "AGE", "STATE"));
-    for (Map.Entry<String, Lease> e : members.entrySet()) {
-      Lease l = e.getValue();
-      String state = holder(l).isEmpty() ? "released" : expired(l, now) ? "not live" : "live";
-      sb.append(String.format("%-30s %-10s %s%n", e.getKey(), age(l, now), state));
-    }
-    if (ignored > 0) {
-      sb.append(String.format("%n%d lease(s) with unreadable labels ignored%n", ignored));
-    }
-    return sb.toString();
   }
 
-  private static String holder(Lease l) {
-    return l.getSpec() == null || l.getSpec().getHolderIdentity() == null ? "" : l.getSpec().getHolderIdentity();
+  /** The shard index {@code text}, within {@code --shards} when given. */
+  private static int shard(String text, int shards) throws UsageException {
+    int max = shards > 0 ? shards : 65536;
+    try {
+      int n = Integer.parseInt(text);
+      if (n >= 0 && n < max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("the shard must be an integer from 0 to " + (max - 1)
+        + (shards > 0 ? " (--shards " + shards + ")" : "") + ": '" + text + "'");
   }
 
-  private static String age(Lease l, Instant now) {
-    if (l.getSpec() == null || l.getSpec().getRenewTime() == null) {
-      return "-";
+  private static Duration interval(ParsedFlags flags) throws UsageException {
+    try {
+      return Durations.parse(flags.value("interval", "2s"));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--interval: " + e.getMessage());
     }
-    Duration d = Duration.between(l.getSpec().getRenewTime().toInstant(), now);
-    return Durations.format(Duration.ofMillis(Math.max(0, d.toMillis()) / 100 * 100));
-  }
-
-  private static boolean expired(Lease l, Instant now) {
-    if (l.getSpec() == null || l.getSpec().getRenewTime() == null || l.getSpec().getLeaseDurationSeconds() == null) {
-      return true;
-    }
-    return l.getSpec().getRenewTime().toInstant().plusSeconds(l.getSpec().getLeaseDurationSeconds()).isBefore(now);
   }
 }

@@ -52,6 +52,13 @@ class DeployWorkloadTest {
   }
 
   @Test
+  void givesTheReplicaAGracePeriodAboveItsDrainBoundPlusTheCloseLimit() {
+    long leaseDurationSeconds = 30; // the default; the drain on SIGTERM waits at most this long
+    assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThan(leaseDurationSeconds + CLOSE_LIMIT_SECONDS);
+    assertThat(container.getCommand()).doesNotContain("--drain-on-stop=false", "--lease-duration");
+  }
+
+  @Test
   void probesReadinessAndLivenessOnTheHealthPort() {
     assertThat(container.getPorts()).singleElement().satisfies(port -> {
       assertThat(port.getName()).isEqualTo("health");

@@ -40,6 +40,14 @@ class FlagsTest {
   }
 
   @Test
+  void aBooleanFlagWithADefaultOfTrueIsClearedOnlyByAnExplicitFalse() throws Exception {
+    assertThat(flags.parse(List.of()).bool("verbose", true)).isTrue();
+    assertThat(flags.parse(List.of("--verbose=false")).bool("verbose", true)).isFalse();
+    assertThat(flags.parse(List.of("--verbose=false", "--verbose")).bool("verbose", true)).isTrue();
+    assertThat(flags.parse(List.of()).bool("verbose", false)).isFalse();
+  }
+
+  @Test
   void helpIsRecognisedInBothForms() throws Exception {
     assertThat(flags.parse(List.of("--help")).help()).isTrue();
     assertThat(flags.parse(List.of("-h")).help()).isTrue();

@@ -1,0 +1,146 @@
+package io.kumodo.convoy.sharding.examples;
+
+import static io.kumodo.convoy.sharding.examples.MockCoordinators.NAMESPACE;
+import static io.kumodo.convoy.sharding.examples.MockCoordinators.RENEW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code status drain-shard}, {@code undrain-shard}, {@code drain-replica} and
+ * {@code undrain-replica} against the mock API server, beside three running coordinators, and
+ * the table that shows the result.
+ */
+class StatusDrainIT {
+  private static final int SHARDS = 8;
+  private static final Duration SETTLE = Duration.ofSeconds(15);
+
+  private MockApiServer api;
+  private KubernetesClient client;
+  private MockCoordinators replicas;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void startThreeReplicas() {
+    api = MockApiServer.start(0);
+    client = api.createClient();
+    replicas = new MockCoordinators(client, SHARDS);
+    replicas.start("cm-a");
+    replicas.start("cm-b");
+    replicas.start("cm-c");
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+  }
+
+  @AfterEach
+  void stop() {
+    replicas.close();
+    client.close();
+    api.close();
+  }
+
+  @Test
+  void drainShardMakesItsOwnerFreeItAndNobodyTakesItUntilUndrained() throws Exception {
+    assertThat(status("drain-shard", "2")).isZero();
+    assertThat(stdout()).contains("shard 2 drained: its owner frees it and no replica takes it");
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c"));
+    await().during(RENEW.multipliedBy(4)).atMost(SETTLE)
+        .until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c") && holder(2).isEmpty());
+    assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).containsEntry(LeaseAnnotations.DRAINED, "true");
+
+    assertThat(status("drain-shard", "2")).isZero();
+    assertThat(stdout()).contains("shard 2 was already drained; nothing changed");
+
+    assertThat(status("undrain-shard", "2")).isZero();
+    assertThat(stdout()).contains("shard 2 undrained: a replica takes it");
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).doesNotContainKey(LeaseAnnotations.DRAINED);
+  }
+
+  @Test
+  void drainReplicaEndsWithItOwningNothingAndUndrainGivesItsShardsBack() throws Exception {
+    assertThat(status("drain-replica", "cm-b")).isZero();
+    assertThat(stdout()).contains("replica cm-b drained: it hands its shards over and takes none");
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-c"));
+    assertThat(replicas.get("cm-b").ownedShards()).isEmpty();
+    assertThat(replicas.get("cm-b").isDrained()).isTrue();
+
+    assertThat(status("undrain-replica", "cm-b")).isZero();
+    assertThat(stdout()).contains("replica cm-b undrained: it takes its share again");
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    assertThat(replicas.get("cm-b").ownedShards()).containsExactly(1, 4, 7);
+  }
+
+  @Test
+  void tableShowsDrainedShardsAndMembersWithTheirAssignmentsAndAddresses() throws Exception {
+    assertThat(status("drain-shard", "5")).isZero();
+    assertThat(status("drain-replica", "cm-c")).isZero();
+    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(5), "cm-a", "cm-b"));
+
+    assertThat(status("--shards", "8")).isZero();
+    List<String> lines = stdout().lines().toList();
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("5\\s+-\\s+.*free, drained"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("7 of 8 shards owned, 1 drained"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+10\\.0\\.0\\.1:8080"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-c\\s+\\S+\\s+live, drained\\s+modulo\\s+10\\.0\\.0\\.3:8080"));
+    assertThat(lines).noneMatch(l -> l.contains("mismatch"));
+  }
+
+  @Test
+  void drainShardOfAShardWithoutALeaseCreatesItFreeAndLabelledSoNoReplicaEverTakesIt() throws Exception {
+    assertThat(status("drain-shard", "9", "--component", "convoy-obs")).isZero();
+    assertThat(stdout()).contains("shard 9 drained: its Lease was created free and drained");
+    Lease lease = client.leases().inNamespace(NAMESPACE).withName("convoy-obs-shard-9").get();
+    assertThat(lease.getSpec().getHolderIdentity()).isEmpty();
+    assertThat(lease.getSpec().getLeaseDurationSeconds()).isPositive();
+    assertThat(lease.getMetadata().getLabels()).containsEntry(LeaseNames.COMPONENT_LABEL, "convoy-obs")
+        .containsEntry(LeaseNames.ROLE_LABEL, "shard").containsEntry(LeaseNames.SHARD_LABEL, "9");
+    assertThat(lease.getMetadata().getAnnotations()).containsEntry(LeaseAnnotations.DRAINED, "true");
+
+    assertThat(status("undrain-shard", "10", "--component", "convoy-obs")).isZero();
+    assertThat(stdout()).contains("shard 10 has no Lease, so it is not drained; nothing changed");
+  }
+
+  @Test
+  void unknownReplicaFailsWithOneLineNamingTheKnownReplicas() throws Exception {
+    assertThat(status("drain-replica", "cm-z")).isEqualTo(Command.EXIT_FAILURE);
+    assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().satisfies(l ->
+        assertThat(l).contains("replica \"cm-z\" of convoy-cm has no member Lease", "cm-a, cm-b, cm-c"));
+  }
+
+  private int status(String... args) throws Exception {
+    out.reset();
+    err.reset();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--server", api.url()));
+    return new StatusCommand().run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String stdout() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String holder(int shard) {
+    return client.leases().inNamespace(NAMESPACE).withName(LeaseNames.shardName("convoy-cm", shard)).get()
+        .getSpec().getHolderIdentity();
+  }
+
+  private java.util.Map<String, String> annotations(String lease) {
+    return client.leases().inNamespace(NAMESPACE).withName(lease).get().getMetadata().getAnnotations();
+  }
+}

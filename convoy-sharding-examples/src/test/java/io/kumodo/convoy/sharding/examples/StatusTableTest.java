@@ -1,0 +1,70 @@
+package io.kumodo.convoy.sharding.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The tables of {@code status}, from hand-made Lease objects at a fixed instant. */
+class StatusTableTest {
+  private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+
+  @Test
+  void liveMembersPublishingDifferentAssignmentsAreFlaggedAndNamed() {
+    String table = StatusTable.render(List.of(
+        member("cm-a", "modulo", "10.0.0.1:8080", false, 1),
+        member("cm-b", "balanced", null, false, 1),
+        member("cm-old", "balanced", null, false, 120)), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+modulo \\(!\\)\\s+10.0.0.1:8080"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+balanced \\(!\\)\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-old\\s+2m0s\\s+not live\\s+balanced\\s+-"));
+    assertThat(table).contains("assignment mismatch among live members (cm-a=modulo, cm-b=balanced)");
+  }
+
+  @Test
+  void drainedShardsAndMembersAreShownAndCounted() {
+    String table = StatusTable.render(List.of(
+        shard(0, "cm-a", false), shard(1, "", true), shard(2, "cm-a", true),
+        member("cm-a", "modulo", null, true, 1)), "convoy-cm", "convoy-system", 4, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+-\\s+1s\\s+0\\s+free, drained"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-a\\s+1s\\s+0\\s+owned, drained"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("3\\s+-\\s+-\\s+-\\s+no lease"));
+    assertThat(table).contains("2 of 4 shards owned, 2 drained");
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live, drained\\s+modulo\\s+-"));
+    assertThat(table).doesNotContain("mismatch");
+  }
+
+  private static Lease shard(int i, String holder, boolean drained) {
+    Map<String, String> annotations = drained ? Map.of(LeaseAnnotations.DRAINED, "true") : Map.of();
+    return new LeaseBuilder().withNewMetadata().withName("convoy-cm-shard-" + i)
+        .withLabels(Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "shard",
+            LeaseNames.SHARD_LABEL, Integer.toString(i)))
+        .withAnnotations(annotations).endMetadata()
+        .withNewSpec().withHolderIdentity(holder).withLeaseDurationSeconds(30).withLeaseTransitions(0)
+        .withRenewTime(NOW.minusSeconds(1).atZone(ZoneOffset.UTC)).endSpec().build();
+  }
+
+  private static Lease member(String id, String assignment, String address, boolean drained, int ageSeconds) {
+    Map<String, String> annotations = new HashMap<>(Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id,
+        LeaseAnnotations.ASSIGNMENT, assignment));
+    if (address != null) {
+      annotations.put(LeaseAnnotations.ADDRESS, address);
+    }
+    if (drained) {
+      annotations.put(LeaseAnnotations.DRAINED, "true");
+    }
+    return new LeaseBuilder().withNewMetadata().withName("convoy-cm-member-" + id)
+        .withLabels(Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"))
+        .withAnnotations(annotations).endMetadata()
+        .withNewSpec().withHolderIdentity(id).withLeaseDurationSeconds(30)
+        .withRenewTime(NOW.minusSeconds(ageSeconds).atZone(ZoneOffset.UTC)).endSpec().build();
+  }
+}
