@@ -59,6 +59,34 @@ final class RawLeases {
     return version(send("PUT", base + "/" + name, Serialization.asJson(copy), 200));
   }
 
+  /**
+   * Creates {@code object}, or replaces the object of that name if there is one, retrying when a
+   * coordinator writes or deletes it meanwhile; returns the new resourceVersion.
+   */
+  @SuppressWarnings("unchecked")
+  String put(Map<String, Object> object) {
+    String name = (String) ((Map<String, Object>) object.get("metadata")).get("name");
+    for (int attempt = 0; attempt < 20; attempt++) {
+      HttpResponse<String> created = exchange("POST", base, Serialization.asJson(object));
+      if (created.statusCode() == 201) {
+        return version(created.body());
+      }
+      HttpResponse<String> current = exchange("GET", base + "/" + name, null);
+      if (current.statusCode() != 200) {
+        continue; // deleted meanwhile: create again
+      }
+      Map<String, Object> copy = new LinkedHashMap<>(object);
+      Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) object.get("metadata"));
+      meta.put("resourceVersion", version(current.body()));
+      copy.put("metadata", meta);
+      HttpResponse<String> replaced = exchange("PUT", base + "/" + name, Serialization.asJson(copy));
+      if (replaced.statusCode() == 200) {
+        return version(replaced.body());
+      }
+    }
+    throw new AssertionError("could not write " + name + " in 20 attempts");
+  }
+
   /** True when an object of that name exists. */
   boolean exists(String name) {
     return status("GET", base + "/" + name) == 200;
@@ -91,14 +119,18 @@ final class RawLeases {
   }
 
   private String send(String method, String uri, String body, int expected) {
+    HttpResponse<String> response = exchange(method, uri, body);
+    if (response.statusCode() != expected) {
+      throw new AssertionError(method + " " + uri + ": HTTP " + response.statusCode() + " " + response.body());
+    }
+    return response.body();
+  }
+
+  private HttpResponse<String> exchange(String method, String uri, String body) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).header("Content-Type", "application/json")
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     try {
-      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != expected) {
-        throw new AssertionError(method + " " + uri + ": HTTP " + response.statusCode() + " " + response.body());
-      }
-      return response.body();
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new AssertionError(method + " " + uri, e);
     } catch (InterruptedException e) {
