@@ -137,7 +137,7 @@ public final class ReplicaCommand implements Command {
     long start = System.nanoTime();
     try {
       coordinator.drain().toCompletableFuture().get(coordinator.leaseDuration().toNanos(), TimeUnit.NANOSECONDS);
-      out.printf("replica %s drained in %d ms: its shards moved while it ran%n", coordinator.replicaId(),
+      out.printf("replica %s drained in %d ms: it freed its shards for the others before stopping%n", coordinator.replicaId(),
           (System.nanoTime() - start) / 1_000_000);
     } catch (TimeoutException e) {
       out.printf("replica %s not drained within the lease duration; stopping anyway (owns %s)%n",

@@ -87,6 +87,36 @@ class ReplicaDrainOnStopIT {
     assertThat(memberLease().getSpec().getHolderIdentity()).as("released at close").isEmpty();
   }
 
+  @Test
+  void recordEventsLeavesEveryOwnershipChangeAsAnEventOnTheMemberLease() throws Exception {
+    assertThat(runReplicaThenStop(new ByteArrayOutputStream(), "--record-events")).isZero();
+
+    // Replayed in order (Event names end in the hex time), the Events add up to what cm-a owned.
+    List<String> messages = client.v1().events().inNamespace("convoy-system").list().getItems().stream()
+        .filter(e -> e.getInvolvedObject().getName().equals("convoy-cm-member-cm-a"))
+        .sorted(java.util.Comparator.comparing(e -> e.getMetadata().getName()))
+        .map(e -> e.getReason() + ": " + e.getMessage()).toList();
+    assertThat(messages).isNotEmpty().last().isEqualTo("ShardsReleased: released shards 0,2 (owns 0)");
+    java.util.Set<Integer> owned = new java.util.TreeSet<>();
+    java.util.regex.Pattern form = java.util.regex.Pattern.compile(
+        "(ShardsAcquired: acquired|ShardsReleased: released) shards ([0-9,-]+) \\(owns (\\d+)\\)");
+    for (String m : messages) {
+      java.util.regex.Matcher matcher = form.matcher(m);
+      assertThat(matcher.matches()).as(m).isTrue();
+      for (String part : matcher.group(2).split(",")) {
+        String[] range = part.split("-");
+        for (int shard = Integer.parseInt(range[0]); shard <= Integer.parseInt(range[range.length - 1]); shard++) {
+          if (m.startsWith("ShardsAcquired")) {
+            owned.add(shard);
+          } else {
+            owned.remove(shard);
+          }
+        }
+      }
+      assertThat(owned).as("owned after " + m).hasSize(Integer.parseInt(matcher.group(3)));
+    }
+  }
+
   /** Runs replica cm-a beside the peer cm-b until both own two of four shards, stops it, returns its exit code. */
   private int runReplicaThenStop(ByteArrayOutputStream out, String... extra) throws Exception {
     CountDownLatch stop = new CountDownLatch(1);
