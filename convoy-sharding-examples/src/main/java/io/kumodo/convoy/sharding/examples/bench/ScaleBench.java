@@ -36,7 +36,7 @@ public final class ScaleBench {
     List<Integer> shards = args.integers("shards", "32,256,1024,4096");
     List<String> strategies = args.strings("strategies", "modulo,balanced");
     int rollingMax = args.integer("rolling-max", 30);
-    int budget = args.integer("budget", 35);
+    int budget = args.integer("budget", 30);
     Duration lease = args.duration("lease", "30s");
     Duration renew = args.duration("renew", "10s");
     int objects = args.integer("objects", 100);
