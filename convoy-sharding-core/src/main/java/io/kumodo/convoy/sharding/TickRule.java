@@ -66,6 +66,8 @@ final class TickRule {
   private final java.util.Set<String> mismatches = new java.util.HashSet<>();
   /** Drain requested through the API: true drain, false undrain, null as the member lease says. */
   private volatile Boolean desiredDrain;
+  /** True while the drain mark on the member lease was written by this replica's drain(). */
+  private boolean drainedByUs;
   /** Whether this replica was drained at the last tick that could list the members. */
   private volatile boolean selfDrained;
   /** When each wanted but not yet held shard was first wanted (ticker reading). */
@@ -95,7 +97,7 @@ final class TickRule {
       for (int shard : new ArrayList<>(held.keySet())) {
         renew(shard, held.get(shard), wall);
       }
-      publish("renewed without a member list");
+      publish("renewed-without-member-list");
       return;
     }
     observed.observe(listed, now);
@@ -127,7 +129,7 @@ final class TickRule {
         toReleasing(shard, now);
       }
     }
-    publish("not wanted");
+    publish("not-wanted");
 
     // 5. Create, renew or take each wanted shard lease.
     for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
@@ -168,11 +170,25 @@ final class TickRule {
       }
       free(shard, wall);
     }
-    if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
+    boolean unmark = drainedByUs;
+    if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
+      Lease released = s.keepMembershipOnClose() ? member
+          : member.withHolder("", member.acquireTime(), wall, member.transitions());
+      if (unmark) {
+        // A drain mark this replica set itself goes with it: a restart under the same ID starts undrained.
+        Map<String, String> annotations = new HashMap<>(released.annotations());
+        annotations.remove(LeaseAnnotations.DRAINED);
+        released = released.withAnnotations(annotations);
+      }
       try {
-        member = s.store().update(member.withHolder("", member.acquireTime(), wall, member.transitions()));
+        member = s.store().update(released);
+        drainedByUs = false;
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+      } catch (LeaseConflictException e) {
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
       } catch (LeaseStoreException | RuntimeException e) {
         errors.failed("release member lease", memberKey, e);
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
       }
     }
   }
@@ -242,6 +258,7 @@ final class TickRule {
   private void renewMember(List<Lease> listed, Instant wall) {
     long sent = s.ticker().read();
     String operation = "renew";
+    Boolean applying = desiredDrain;
     try {
       if (member == null) {
         Lease current = listed == null ? null : find(listed, memberKey);
@@ -261,6 +278,13 @@ final class TickRule {
       lastMemberRenew = sent;
       errors.succeeded("renew member lease");
       report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
+      if (applying != null) {
+        // Written once; from now on the member lease says (an operator may change it again).
+        drainedByUs = applying;
+        if (desiredDrain == applying) {
+          desiredDrain = null;
+        }
+      }
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
           e.getMessage());
@@ -288,7 +312,10 @@ final class TickRule {
     return merged.equals(current) ? current : merged;
   }
 
-  /** Asks for this replica to be drained (true), undrained (false), or as its member lease says (null). */
+  /**
+   * Asks for this replica to be drained (true) or undrained (false) at its next member-lease
+   * write; after that write, the member lease says (so an operator can change it again).
+   */
   void requestDrain(Boolean drain) {
     desiredDrain = drain;
   }
@@ -377,10 +404,13 @@ final class TickRule {
       s.store().delete(lease);
       log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
           s.replicaId(), lease.key().replicaId());
+      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.OK);
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
+      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.CONFLICT);
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("delete stale member lease", lease.key(), e);
+      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -495,10 +525,13 @@ final class TickRule {
         Lease mine = releasing.get(shard);
         try {
           releasing.put(shard, s.store().update(mine.renewed(wall, s.leaseDuration())));
+          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
         } catch (LeaseConflictException e) {
           forgetRelease(shard);
+          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
         } catch (LeaseStoreException | RuntimeException e) {
           errors.failed("renew released shard lease", shard, e);
+          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.ERROR);
         }
         return;
       }
@@ -575,7 +608,10 @@ final class TickRule {
           s.store().delete(lease);
           log.info("{}/{}: deleted lease of shard {}, outside the shard count {}", s.component(), s.replicaId(),
               lease.key().shard(), s.shardCount());
+          report(LeaseRole.SHARD, "delete", CoordinatorEvents.Outcome.OK);
         } catch (LeaseStoreException | RuntimeException e) {
+          report(LeaseRole.SHARD, "delete", e instanceof LeaseConflictException
+              ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
           log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),
               lease.key(), e.toString());
         }

@@ -126,4 +126,43 @@ class DrainTest {
     cluster.run(Duration.ofSeconds(25));
     assertThat(a.coordinator.ownedShards()).hasSize(4);
   }
+
+  @ParameterizedTest(name = "keepMembershipOnClose={0}")
+  @ValueSource(booleans = {false, true})
+  void closeRemovesTheDrainMarkThisReplicaSetSoARestartUnderTheSameIdIsUndrained(boolean keep) {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    TestCluster.Replica a = cluster.start("a");
+    cluster.start("b");
+    cluster.run(Duration.ofSeconds(20));
+    a.coordinator.drain();
+    cluster.run(Duration.ofSeconds(2));
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).annotations())
+        .containsEntry(LeaseAnnotations.DRAINED, "true");
+    cluster.close("a");
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).annotations())
+        .doesNotContainKey(LeaseAnnotations.DRAINED);
+    cluster.replicas.remove("a");
+    TestCluster.Replica again = cluster.start("a");
+    cluster.run(Duration.ofSeconds(60));
+    assertThat(again.coordinator.isDrained()).isFalse();
+    assertThat(again.coordinator.ownedShards()).hasSize(2);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void anOperatorCanUndoADrainThatTheReplicaAskedFor(String assignment) {
+    TestCluster cluster = cluster(assignment);
+    TestCluster.Replica a = cluster.start("a");
+    cluster.start("b");
+    cluster.run(Duration.ofSeconds(20));
+    a.coordinator.drain();
+    cluster.run(Duration.ofSeconds(2));
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    annotate(cluster, LeaseKey.member("convoy-cm", "a"), false);
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.isDrained()).isFalse();
+    assertThat(a.coordinator.ownedShards()).isNotEmpty();
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).annotations())
+        .doesNotContainKey(LeaseAnnotations.DRAINED);
+  }
 }
