@@ -155,7 +155,7 @@ final class FaultyApiServer implements AutoCloseable {
       }
       MockResponse response = delegate.dispatch(request);
       if (response.getWebSocketListener() != null) {
-        response.withWebSocketUpgrade(new OffLoopWatchListener(response.getWebSocketListener()));
+        response.withWebSocketUpgrade(OffLoopWatchListener.wrap(response.getWebSocketListener(), delegate));
       } else if (spoil && f.delay() != null) {
         response.setBodyDelay(f.delay());
       }

@@ -88,6 +88,11 @@ final class Fleet implements AutoCloseable {
     if (running().stream().anyMatch(r -> r.id.equals(id))) {
       throw new IllegalStateException(id + " is running already");
     }
+    return startDuplicate(id);
+  }
+
+  /** Starts a new incarnation of {@code id} even while another one runs: a misconfiguration. */
+  Replica startDuplicate(String id) {
     Replica r = new Replica(id);
     all.add(r);
     r.coordinator.start();
