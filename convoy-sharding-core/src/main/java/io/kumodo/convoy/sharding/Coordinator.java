@@ -384,14 +384,14 @@ public final class Coordinator implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
 
   /** Runs a tick; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
-  private long runTick(long fallback) {
+  private long runTick(long fallback, boolean regular) {
     tickLock.lock();
     try {
       if (state.get() == State.CLOSED) {
         return fallback;
       }
       long start = settings.ticker().read();
-      rule.tick();
+      rule.tick(regular);
       releaseWaiting = rule.waitingForIdle();
       try {
         settings.events().tick(Duration.ofNanos(settings.ticker().read() - start));
@@ -410,7 +410,7 @@ public final class Coordinator implements AutoCloseable {
   }
 
   private void runTick() {
-    runTick(0);
+    runTick(0, true);
   }
 
   /**
@@ -419,6 +419,7 @@ public final class Coordinator implements AutoCloseable {
    * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not.
    */
   private void onLeaseEvent(LeaseEvent event) {
+    rule.noteWatched(event, settings.ticker().read());
     if (state.get() == State.STARTED && relevant(event)) {
       synchronized (scheduleLock) {
         long now = settings.ticker().read();
@@ -503,9 +504,13 @@ public final class Coordinator implements AutoCloseable {
     synchronized (scheduleLock) {
       lastTickStart = start;
     }
-    long deadline = runTick(start + settings.leaseNanos());
+    boolean regular;
     synchronized (scheduleLock) {
-      if (start - nextRegularAt >= 0) {
+      regular = start - nextRegularAt >= 0;
+    }
+    long deadline = runTick(start + settings.leaseNanos(), regular);
+    synchronized (scheduleLock) {
+      if (regular) {
         nextRegularAt = start + settings.renewNanos();
       }
       long next = deadline - nextRegularAt < 0 ? deadline : nextRegularAt;

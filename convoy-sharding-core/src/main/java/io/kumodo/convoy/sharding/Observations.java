@@ -20,6 +20,22 @@ import java.util.Set;
  */
 final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
+  /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
+  private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Notes that the watch delivered {@code lease} at {@code now}, so a version first seen by the
+   * watch counts from its arrival, not from the next tick's listing. Thread-safe.
+   */
+  void noteWatched(Lease lease, long now) {
+    String fp = fingerprint(lease);
+    watched.compute(lease.key(), (k, old) -> old != null && old.fingerprint.equals(fp) ? old : new Seen(fp, now, false));
+  }
+
+  /** Forgets what the watch said about {@code key} (the lease was deleted). Thread-safe. */
+  void forgetWatched(LeaseKey key) {
+    watched.remove(key);
+  }
 
   /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
   void observe(List<Lease> listed, long now) {
@@ -28,13 +44,14 @@ final class Observations {
       present.add(lease.key());
       String fp = fingerprint(lease);
       Seen s = seen.get(lease.key());
-      if (s == null) {
-        seen.put(lease.key(), new Seen(fp, now, true));
-      } else if (!s.fingerprint.equals(fp)) {
-        seen.put(lease.key(), new Seen(fp, now, false));
+      if (s == null || !s.fingerprint.equals(fp)) {
+        Seen w = watched.get(lease.key());
+        long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
+        seen.put(lease.key(), new Seen(fp, since, s == null));
       }
     }
     seen.keySet().retainAll(present);
+    watched.keySet().retainAll(present);
   }
 
   /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */

@@ -60,6 +60,8 @@ final class TickRule {
   private Set<Integer> notified = Collections.emptySortedSet();
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
+  /** Whether the running tick is a regular one (see {@link #tick(boolean)}). */
+  private boolean regular = true;
   private List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
   private long nextExpiry = Long.MAX_VALUE;
@@ -83,6 +85,16 @@ final class TickRule {
 
   /** Runs one tick. Never throws for a store error. */
   void tick() {
+    tick(true);
+  }
+
+  /**
+   * Runs one tick. A regular tick (at the renew interval, or prime) renews every held lease; an
+   * extra tick (caused by a lease event) renews only those whose last renewal is older than half
+   * a renew interval, so it reacts without rewriting what was just written.
+   */
+  void tick(boolean regular) {
+    this.regular = regular;
     long now = s.ticker().read();
     Instant wall = s.clock().instant();
     nextExpiry = Long.MAX_VALUE;
@@ -232,6 +244,15 @@ final class TickRule {
     listeners.add(listener);
   }
 
+  /** Notes a lease version delivered by the store's watch (any thread). */
+  void noteWatched(LeaseEvent event, long now) {
+    if (event.current() != null) {
+      observed.noteWatched(event.current(), now);
+    } else {
+      observed.forgetWatched(event.key());
+    }
+  }
+
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   long lastMemberRenew() {
     return lastMemberRenew;
@@ -257,6 +278,10 @@ final class TickRule {
 
   private void renewMember(List<Lease> listed, Instant wall) {
     long sent = s.ticker().read();
+    if (!regular && member != null && desiredDrain == null && lastMemberRenew != Long.MIN_VALUE
+        && sent - lastMemberRenew < s.renewNanos() / 2) {
+      return; // renewed moments ago; an extra tick does not rewrite it
+    }
     String operation = "renew";
     Boolean applying = desiredDrain;
     try {
@@ -417,7 +442,10 @@ final class TickRule {
   private void acquire(int shard, Lease listed, long now, Instant wall) {
     Lease mine = held.get(shard);
     if (mine != null) {
-      renew(shard, mine, wall);
+      long lastSent = ownership.deadline(shard) - s.leaseNanos() + s.marginNanos();
+      if (regular || now - lastSent >= s.renewNanos() / 2) {
+        renew(shard, mine, wall);
+      }
       return;
     }
     Lease freeing = releasing.remove(shard);

@@ -63,6 +63,16 @@ final class SimStore implements LeaseStore {
   }
 
   @Override
+  public AutoCloseable watch(String component, java.util.function.Consumer<io.kumodo.convoy.sharding.LeaseEvent> listener) {
+    // A partitioned replica hears nothing; otherwise events arrive as the shared store makes them.
+    return delegate.watch(component, event -> {
+      if (time.read() >= partitionedUntil) {
+        listener.accept(event);
+      }
+    });
+  }
+
+  @Override
   public void delete(Lease lease) throws LeaseStoreException {
     before();
     delegate.delete(lease);
