@@ -53,7 +53,7 @@ final class KubectlDispatcher extends Dispatcher {
       MockResponse response = delegate.dispatch(request);
       if (response != null && response.getWebSocketListener() != null) {
         // A watch: keep its close handling off the event loop (see OffLoopWatchListener).
-        response.withWebSocketUpgrade(new OffLoopWatchListener(response.getWebSocketListener()));
+        response.withWebSocketUpgrade(OffLoopWatchListener.wrap(response.getWebSocketListener(), delegate));
       }
       return response;
     } catch (RuntimeException e) {

@@ -1,17 +1,27 @@
 package io.kumodo.convoy.sharding.examples;
 
+import io.fabric8.mockwebserver.http.ByteString;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.lang.reflect.Field;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
- * Runs the close and failure handling of a mock watch off the server's event loop. The fabric8
- * 8.0 mock's watch listener waits, in {@code onClosed}/{@code onFailure}, for its sender
- * thread, whose pending send waits for the event loop: a watch closed while events are being
- * sent stalls the whole server for tens of seconds. Handing those two calls to another thread
- * breaks the cycle; every other call goes straight through.
+ * Runs the close and failure handling of a fabric8 8.0 mock watch off the server's event loop,
+ * after taking the watch out of the server's watch list. The mock's watch listener waits, in
+ * {@code onClosed}/{@code onFailure}, for its sender thread, whose pending send waits for the
+ * event loop: a watch closed while events are being sent stalls the whole server for tens of
+ * seconds. Handing those two calls to another thread breaks that cycle. But the listener then stays in the server's watch list while
+ * its sender shuts down, and a write that notifies it meanwhile fails with a
+ * RejectedExecutionException: the write gets no answer and the watches after it in the list miss
+ * the event. So the watch first leaves the list, under the server's write lock (writes notify
+ * watches under it). Reads the mock's private fields; fails loudly if they move.
  */
 final class OffLoopWatchListener extends WebSocketListener {
   private static final ExecutorService CLOSER = Executors.newCachedThreadPool(r -> {
@@ -21,9 +31,20 @@ final class OffLoopWatchListener extends WebSocketListener {
   });
 
   private final WebSocketListener delegate;
+  private final Lock writes;
+  private final Set<?> watches;
 
-  OffLoopWatchListener(WebSocketListener delegate) {
+  private OffLoopWatchListener(WebSocketListener delegate, Lock writes, Set<?> watches) {
     this.delegate = delegate;
+    this.writes = writes;
+    this.watches = watches;
+  }
+
+  /** Wraps {@code watch}, a watch listener that {@code mixed} (a KubernetesMixedDispatcher) made. */
+  static OffLoopWatchListener wrap(WebSocketListener watch, Dispatcher mixed) {
+    Object crud = read(mixed, "kubernetesCrudDispatcher");
+    return new OffLoopWatchListener(watch, ((ReadWriteLock) read(crud, "lock")).writeLock(),
+        (Set<?>) read(watch, "watchEventListenerList"));
   }
 
   @Override
@@ -43,7 +64,7 @@ final class OffLoopWatchListener extends WebSocketListener {
 
   @Override
   @SuppressWarnings("deprecation") // forwarded as is: the mock still calls it
-  public void onMessage(WebSocket webSocket, io.fabric8.mockwebserver.http.ByteString bytes) {
+  public void onMessage(WebSocket webSocket, ByteString bytes) {
     delegate.onMessage(webSocket, bytes);
   }
 
@@ -64,11 +85,42 @@ final class OffLoopWatchListener extends WebSocketListener {
 
   @Override
   public void onClosed(WebSocket webSocket, int code, String reason) {
-    CLOSER.execute(() -> delegate.onClosed(webSocket, code, reason));
+    CLOSER.execute(() -> {
+      detach();
+      delegate.onClosed(webSocket, code, reason);
+    });
   }
 
   @Override
   public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-    CLOSER.execute(() -> delegate.onFailure(webSocket, t, response));
+    CLOSER.execute(() -> {
+      detach();
+      delegate.onFailure(webSocket, t, response);
+    });
+  }
+
+  /** Takes the watch out of the server's list while no write is notifying the list. */
+  private void detach() {
+    writes.lock();
+    try {
+      watches.remove(delegate);
+    } finally {
+      writes.unlock();
+    }
+  }
+
+  private static Object read(Object target, String name) {
+    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+      try {
+        Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(target);
+      } catch (NoSuchFieldException e) {
+        // look in the superclass
+      } catch (IllegalAccessException e) {
+        throw new AssertionError(e);
+      }
+    }
+    throw new AssertionError("the mock server has no field " + name + " in " + target.getClass());
   }
 }
