@@ -72,6 +72,12 @@ final class TickRule {
   private boolean drainedByUs;
   /** Whether this replica was drained at the last tick that could list the members. */
   private volatile boolean selfDrained;
+  /**
+   * Takes whose answer was an error: the write may have taken effect. Per shard, the transition
+   * count it would have written; a lease found with this replica as holder and that count is
+   * this replica's own write, and is renewed rather than waited out.
+   */
+  private final Map<Integer, Long> uncertainTakes = new HashMap<>();
   /** When each wanted but not yet held shard was first wanted (ticker reading). */
   private final Map<Integer, Long> wantedSince = new HashMap<>();
 
@@ -456,9 +462,15 @@ final class TickRule {
     }
     long sent = s.ticker().read();
     String operation = listed == null ? "create" : "take";
+    Long uncertain = uncertainTakes.remove(shard);
     try {
       Lease written;
-      if (listed == null) {
+      if (listed != null && uncertain != null && listed.holder().equals(s.replicaId())
+          && listed.transitions() == uncertain) {
+        // Our own earlier take, whose answer was lost: renew it on the version it created.
+        operation = "renew";
+        written = s.store().update(listed.renewed(wall, s.leaseDuration()));
+      } else if (listed == null) {
         written = s.store().create(new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
             s.leaseDuration(), wall, wall, 0, Map.of(), null));
       } else if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
@@ -476,7 +488,7 @@ final class TickRule {
       if (since != null) {
         s.events().acquired(shard, java.time.Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
       }
-      if (listed != null && !listed.isFree()) {
+      if (listed != null && !listed.isFree() && !operation.equals("renew")) {
         log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
         s.events().takeover(shard, listed.holder());
       }
@@ -486,6 +498,9 @@ final class TickRule {
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("take shard lease", shard, e);
       report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.ERROR);
+      if (!operation.equals("renew")) {
+        uncertainTakes.put(shard, listed == null ? 0L : listed.transitions() + 1);
+      }
     }
   }
 

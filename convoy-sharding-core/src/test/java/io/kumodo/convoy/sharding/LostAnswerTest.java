@@ -1,0 +1,64 @@
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write that takes effect but whose answer is lost (a timeout) must not cost the shard a lease
+ * duration: the replica recognises its own write by holder and transition count.
+ */
+class LostAnswerTest {
+
+  /** Applies every write, but reports the first take or create of shard 1 as failed. */
+  static final class LosesOneAnswer implements LeaseStore {
+    final InMemoryLeaseStore delegate;
+    boolean lost;
+
+    LosesOneAnswer(InMemoryLeaseStore delegate) {
+      this.delegate = delegate;
+    }
+
+    private Lease maybeLose(Lease written) throws LeaseStoreException {
+      if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1) {
+        lost = true;
+        throw new LeaseStoreException("injected: timeout after the write took effect");
+      }
+      return written;
+    }
+
+    @Override
+    public List<Lease> list(String component) {
+      return delegate.list(component);
+    }
+
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      return maybeLose(delegate.create(lease));
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      return delegate.update(lease);
+    }
+
+    @Override
+    public void delete(Lease lease) throws LeaseStoreException {
+      delegate.delete(lease);
+    }
+  }
+
+  @Test
+  void aTakeWhoseAnswerWasLostIsRecognisedAtTheNextTickNotAfterALeaseDuration() {
+    TestCluster cluster = new TestCluster(2);
+    LosesOneAnswer store = new LosesOneAnswer(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    assertThat(store.lost).isTrue();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 1)).holder()).isEqualTo("cm-a");
+    assertThat(a.coordinator.owns(1)).as("not owned: the write's outcome is unknown").isFalse();
+    cluster.run(TestCluster.RENEW.plus(Duration.ofMillis(100)));
+    assertThat(a.coordinator.owns(1)).as("its own write, recognised at the next tick").isTrue();
+  }
+}
