@@ -449,9 +449,9 @@ public final class Coordinator implements AutoCloseable {
     return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
   }
 
-  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 50 ms. */
+  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 20 ms. */
   private long minTickGap() {
-    return Math.min(settings.renewNanos() / 4, 50_000_000L);
+    return Math.min(settings.renewNanos() / 4, 20_000_000L);
   }
 
   /** Asks for a tick as soon as possible (coalesced with a pending one). */

@@ -167,7 +167,11 @@ final class TickRule {
     publish("assignment");
   }
 
-  /** Frees every held shard lease and, unless configured otherwise, the member lease. */
+  /**
+   * Frees every held shard lease and, unless configured otherwise, the member lease. The member
+   * lease goes first, so peers recompute their assignment at once and take each shard lease the
+   * moment it is freed.
+   */
   void releaseAll(long deadline, IdleWaiter waiter) {
     Instant wall = s.clock().instant();
     long now = s.ticker().read();
@@ -175,6 +179,7 @@ final class TickRule {
       toReleasing(shard, now);
     }
     publish("close");
+    releaseMember(wall, deadline);
     // Running reconciles get three quarters of the close time limit; the writes keep the rest.
     if (!waiter.awaitIdle(releasing.keySet(), now + (deadline - now) / 4 * 3)) {
       log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
@@ -188,6 +193,10 @@ final class TickRule {
       }
       free(shard, wall);
     }
+  }
+
+  /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
+  private void releaseMember(Instant wall, long deadline) {
     boolean unmark = drainedByUs;
     if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
       Lease released = s.keepMembershipOnClose() ? member
