@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Sharding a controller over leases: the {@link io.kumodo.convoy.sharding.ShardKey}, the
  * {@link io.kumodo.convoy.sharding.Coordinator} that takes and frees shard leases, and the

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Virtual time and simulation support: run many coordinators deterministically, without
  * sleeping, over an {@link io.kumodo.convoy.sharding.InMemoryLeaseStore}.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Kubernetes side of convoy sharding, on the fabric8 client:
  * {@link io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore} keeps the leases of the

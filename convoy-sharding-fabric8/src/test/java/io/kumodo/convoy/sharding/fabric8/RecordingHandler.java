@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.kumodo.convoy.sharding.fabric8;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +36,7 @@ class SteadyStateRequestsIT {
   KubernetesClient client;
 
   @Test
+  @SuppressWarnings("try") // closes the coordinators before the stores of the try block, on purpose
   void steadyStateTickSendsOnePutPerHeldLeaseAndNoRead() throws Exception {
     try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Benchmarks and the scale simulator of convoy-sharding; see {@code docs/performance.md}.
  *

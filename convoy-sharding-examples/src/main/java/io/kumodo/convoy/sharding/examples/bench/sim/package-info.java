@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The scale simulator: many {@link io.kumodo.convoy.sharding.Coordinator}s on one
  * {@link io.kumodo.convoy.sharding.InMemoryLeaseStore} in
