@@ -40,39 +40,12 @@ final class SimScheduler implements Scheduler {
     task.run();
   }
 
-  private static final class Handle implements Future<Object> {
+  private static final class Handle extends SimFuture {
     Future<?> inner;
-    boolean cancelled;
-    boolean done;
 
     @Override
-    public boolean cancel(boolean mayInterrupt) {
-      if (done || cancelled) {
-        return false;
-      }
-      cancelled = true;
+    void onCancel() {
       inner.cancel(false);
-      return true;
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return cancelled;
-    }
-
-    @Override
-    public boolean isDone() {
-      return done || cancelled;
-    }
-
-    @Override
-    public Object get() {
-      return null;
-    }
-
-    @Override
-    public Object get(long timeout, TimeUnit unit) {
-      return null;
     }
   }
 }

@@ -124,47 +124,15 @@ public final class VirtualTime implements Ticker, Scheduler {
     }
   }
 
-  private static final class Task implements Future<Object> {
+  private static final class Task extends SimFuture {
     final Runnable task;
     final long due;
     final long seq;
-    boolean cancelled;
-    boolean done;
 
     Task(Runnable task, long due, long seq) {
       this.task = task;
       this.due = due;
       this.seq = seq;
     }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-      if (done || cancelled) {
-        return false;
-      }
-      cancelled = true;
-      return true;
-    }
-
-    @Override
-    public boolean isCancelled() {
-      return cancelled;
-    }
-
-    @Override
-    public boolean isDone() {
-      return done || cancelled;
-    }
-
-    @Override
-    public Object get() {
-      return null;
-    }
-
-    @Override
-    public Object get(long timeout, TimeUnit unit) {
-      return null;
-    }
-
   }
 }

@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,7 +28,7 @@ final class MockWatches {
   /** Waits until every watch has sent every event queued so far. */
   static void flush(KubernetesMockServer server) {
     for (Object listener : listeners(server)) {
-      ExecutorService sender = (ExecutorService) read(listener, "executor");
+      ExecutorService sender = (ExecutorService) MockFields.read(listener, "executor");
       try {
         sender.submit(() -> {}).get(10, TimeUnit.SECONDS);
       } catch (RejectedExecutionException e) {
@@ -55,23 +54,8 @@ final class MockWatches {
 
   /** The server's open watches now. */
   static List<Object> listeners(KubernetesMockServer server) {
-    Object mixed = read(server, "dispatcher");
-    Object crud = read(mixed, "kubernetesCrudDispatcher");
-    return new ArrayList<>((Collection<?>) read(crud, "watchEventListeners")); // a CopyOnWriteArraySet
-  }
-
-  private static Object read(Object target, String name) {
-    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-      try {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(target);
-      } catch (NoSuchFieldException e) {
-        // look in the superclass
-      } catch (IllegalAccessException e) {
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("the mock server has no field " + name + " in " + target.getClass());
+    Object mixed = MockFields.read(server, "dispatcher");
+    Object crud = MockFields.read(mixed, "kubernetesCrudDispatcher");
+    return new ArrayList<>((Collection<?>) MockFields.read(crud, "watchEventListeners")); // a CopyOnWriteArraySet
   }
 }

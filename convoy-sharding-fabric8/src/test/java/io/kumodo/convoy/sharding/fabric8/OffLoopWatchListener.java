@@ -9,7 +9,6 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-import java.lang.reflect.Field;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,9 +46,9 @@ final class OffLoopWatchListener extends WebSocketListener {
 
   /** Wraps {@code watch}, a watch listener that {@code mixed} (a KubernetesMixedDispatcher) made. */
   static OffLoopWatchListener wrap(WebSocketListener watch, Dispatcher mixed) {
-    Object crud = read(mixed, "kubernetesCrudDispatcher");
-    return new OffLoopWatchListener(watch, ((ReadWriteLock) read(crud, "lock")).writeLock(),
-        (Set<?>) read(watch, "watchEventListenerList"));
+    Object crud = MockFields.read(mixed, "kubernetesCrudDispatcher");
+    return new OffLoopWatchListener(watch, ((ReadWriteLock) MockFields.read(crud, "lock")).writeLock(),
+        (Set<?>) MockFields.read(watch, "watchEventListenerList"));
   }
 
   @Override
@@ -112,20 +111,5 @@ final class OffLoopWatchListener extends WebSocketListener {
     } finally {
       writes.unlock();
     }
-  }
-
-  private static Object read(Object target, String name) {
-    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-      try {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.get(target);
-      } catch (NoSuchFieldException e) {
-        // look in the superclass
-      } catch (IllegalAccessException e) {
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("the mock server has no field " + name + " in " + target.getClass());
   }
 }
