@@ -15,8 +15,8 @@ import java.util.Map;
  * Balanced, sticky assignment. With A assignable (not drained) shards and N live replicas,
  * every replica's quota is floor(A/N), and the A mod N replicas that hold the most shards now
  * (ties by rendezvous order) get one more. Each replica keeps the shards it holds, up to its
- * quota, preferring those with the highest rendezvous score; the remaining shards go to the
- * replicas under quota, best (replica, shard) rendezvous score first.
+ * quota, preferring those with the highest rendezvous score; the remaining shards go, in shard
+ * order, each to the replica under quota with the highest rendezvous score for it.
  *
  * <p>On a join, the replicas over their new quota shed exactly what the newcomer needs; on a
  * leave, only the leaver's shards move. Every replica computes the same result from the same
@@ -104,26 +104,24 @@ final class BalancedAssignment implements Assignment {
         }
       }
     }
-    // Place the rest on replicas under quota, best (replica, shard) score first.
-    List<long[]> pairs = new ArrayList<>();
+    // Place the rest, in shard order, each on the replica under quota with the best score.
     for (int i = 0; i < s; i++) {
       if (owner[i] >= 0 || view.drained().get(i)) {
         continue;
       }
+      int best = -1;
+      long bestScore = 0;
       for (int r = 0; r < n; r++) {
         if (load[r] < quota[r]) {
-          pairs.add(new long[] {score(seeds[r], i) >>> 1, r, i});
+          long score = score(seeds[r], i);
+          if (best < 0 || Long.compareUnsigned(score, bestScore) > 0) {
+            best = r;
+            bestScore = score;
+          }
         }
       }
-    }
-    pairs.sort((a, b) -> a[0] != b[0] ? Long.compare(b[0], a[0]) : Long.compare(a[2] * n + a[1], b[2] * n + b[1]));
-    for (long[] p : pairs) {
-      int r = (int) p[1];
-      int i = (int) p[2];
-      if (owner[i] < 0 && load[r] < quota[r]) {
-        owner[i] = r;
-        load[r]++;
-      }
+      owner[i] = best;
+      load[best]++;
     }
     return owner;
   }

@@ -123,6 +123,13 @@ final class Ownership {
     LONGS.setRelease(validUntil, shard, deadline);
   }
 
+  /** Ends ownership of {@code shard} now (its lease is gone); the next tick publishes the release. */
+  void revoke(int shard) {
+    if (shard >= 0 && shard < shardCount) {
+      LONGS.setRelease(validUntil, shard, ticker.read());
+    }
+  }
+
   long deadline(int shard) {
     return (long) LONGS.getAcquire(validUntil, shard);
   }

@@ -82,6 +82,11 @@ final class TickRule {
    * this replica's own write, and is renewed rather than waited out.
    */
   private final Map<Integer, Long> uncertainTakes = new HashMap<>();
+  /** Per shard index: since when (ticker) this replica has seen its lease missing; NEVER if present. */
+  private final long[] absentSince;
+  private static final long NEVER = Long.MIN_VALUE;
+  /** Whether another replica was live at this tick. */
+  private boolean peersLive;
   /** When each wanted but not yet held shard was first wanted (ticker reading). */
   private final Map<Integer, Long> wantedSince = new HashMap<>();
 
@@ -91,6 +96,8 @@ final class TickRule {
     this.listeners = new java.util.concurrent.CopyOnWriteArrayList<>(listeners);
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
+    this.absentSince = new long[s.shardCount()];
+    java.util.Arrays.fill(absentSince, NEVER);
   }
 
   /** Runs one tick. Never throws for a store error. */
@@ -130,6 +137,20 @@ final class TickRule {
 
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = liveMembers(listed, now, wall);
+    peersLive = live.size() > (live.contains(s.replicaId()) ? 1 : 0);
+    BitSet present = new BitSet(s.shardCount());
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
+        present.set(lease.key().shard());
+      }
+    }
+    for (int shard = 0; shard < s.shardCount(); shard++) {
+      if (present.get(shard)) {
+        absentSince[shard] = NEVER;
+      } else if (absentSince[shard] == NEVER) {
+        absentSince[shard] = now;
+      }
+    }
 
     // 3. Sort the live IDs: k is our position, N the count.
     Collections.sort(live);
@@ -269,6 +290,10 @@ final class TickRule {
       observed.noteWatched(event.current(), now);
     } else {
       observed.forgetWatched(event.key());
+      LeaseKey key = event.key();
+      if (key.role() == LeaseRole.SHARD && event.previous().holder().equals(s.replicaId())) {
+        ownership.revoke(key.shard()); // our lease was deleted: stop acting on the shard at once
+      }
     }
   }
 
@@ -484,6 +509,9 @@ final class TickRule {
         operation = "renew";
         written = s.store().update(listed.renewed(wall, s.leaseDuration()));
       } else if (listed == null) {
+        if (!mayCreate(shard, now)) {
+          return;
+        }
         written = s.store().create(new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
             s.leaseDuration(), wall, wall, 0, Map.of(), null));
       } else if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
@@ -653,6 +681,21 @@ final class TickRule {
       }
     }
     return new Assignment.View(live, k, s.shardCount(), holders, drained);
+  }
+
+  /**
+   * A missing shard lease may be created at once only while no other replica is live: in a
+   * running component it may have been deleted by an outsider while its holder still acts on the
+   * shard until its next renewal. So with peers, the lease must have been seen missing for a
+   * lease duration, as long as an expiry.
+   */
+  private boolean mayCreate(int shard, long now) {
+    long since = absentSince[shard] == NEVER ? now : absentSince[shard];
+    if (!peersLive || now - since >= s.leaseNanos()) {
+      return true;
+    }
+    expiresAt(since + s.leaseNanos());
+    return false;
   }
 
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
