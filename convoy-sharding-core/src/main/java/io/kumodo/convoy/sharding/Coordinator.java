@@ -73,7 +73,6 @@ public final class Coordinator implements AutoCloseable {
   private final Object scheduleLock = new Object();
   private final Scheduler injectedScheduler;
   private volatile java.util.concurrent.CompletableFuture<Void> drained = new java.util.concurrent.CompletableFuture<>();
-  private volatile boolean primed;
   /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
   private volatile boolean releaseWaiting;
   private final ReentrantLock idleLock = new ReentrantLock();
@@ -111,7 +110,6 @@ public final class Coordinator implements AutoCloseable {
       throw new IllegalStateException("prime() must run before start(): " + state.get());
     }
     runTick();
-    primed = true;
   }
 
   /**

@@ -76,12 +76,6 @@ final class Observations {
     return s != null && s.first && s.fingerprint.equals(fingerprint(lease));
   }
 
-  /** The ticker reading at which the current version of {@code key} was first observed, if known. */
-  Long since(LeaseKey key) {
-    Seen s = seen.get(key);
-    return s == null ? null : s.since;
-  }
-
   private static String fingerprint(Lease lease) {
     if (lease.resourceVersion() != null) {
       return lease.resourceVersion();

@@ -138,19 +138,7 @@ final class TickRule {
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = liveMembers(listed, now, wall);
     peersLive = live.size() > (live.contains(s.replicaId()) ? 1 : 0);
-    BitSet present = new BitSet(s.shardCount());
-    for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
-        present.set(lease.key().shard());
-      }
-    }
-    for (int shard = 0; shard < s.shardCount(); shard++) {
-      if (present.get(shard)) {
-        absentSince[shard] = NEVER;
-      } else if (absentSince[shard] == NEVER) {
-        absentSince[shard] = now;
-      }
-    }
+    noteMissingShardLeases(listed, now);
 
     // 3. Sort the live IDs: k is our position, N the count.
     Collections.sort(live);
@@ -681,6 +669,23 @@ final class TickRule {
       }
     }
     return new Assignment.View(live, k, s.shardCount(), holders, drained);
+  }
+
+  /** Records since when each shard lease has been missing from the listing (see {@link #mayCreate}). */
+  private void noteMissingShardLeases(List<Lease> listed, long now) {
+    BitSet present = new BitSet(s.shardCount());
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
+        present.set(lease.key().shard());
+      }
+    }
+    for (int shard = 0; shard < s.shardCount(); shard++) {
+      if (present.get(shard)) {
+        absentSince[shard] = NEVER;
+      } else if (absentSince[shard] == NEVER) {
+        absentSince[shard] = now;
+      }
+    }
   }
 
   /**
