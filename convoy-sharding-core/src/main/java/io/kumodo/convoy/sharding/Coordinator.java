@@ -73,6 +73,8 @@ public final class Coordinator implements AutoCloseable {
   private final Object scheduleLock = new Object();
   private final Scheduler injectedScheduler;
   private volatile java.util.concurrent.CompletableFuture<Void> drained = new java.util.concurrent.CompletableFuture<>();
+  /** Guarded by tickLock: the leases were freed at close. */
+  private boolean released;
   /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
   private volatile boolean releaseWaiting;
   private final ReentrantLock idleLock = new ReentrantLock();
@@ -178,15 +180,27 @@ public final class Coordinator implements AutoCloseable {
         log.debug("closing the lease watch failed", e);
       }
     }
-    long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
-    tickLock.lock();
+    boolean locked;
     try {
-      releaseWaiting = true;
-      rule.releaseAll(deadline, this::awaitIdle);
-    } catch (RuntimeException e) {
-      log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
-    } finally {
-      tickLock.unlock();
+      // A tick stuck on the store must not hold close() past its time limit.
+      locked = tickLock.tryLock(settings.closeTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      locked = false;
+    }
+    if (locked) {
+      try {
+        releaseOnce();
+      } finally {
+        tickLock.unlock();
+      }
+    } else {
+      // Owns nothing from now on: the stuck tick republishes only if its held set changes, and
+      // when it returns it frees the leases (releaseOnce).
+      ownership.publish(Set.of());
+      log.warn("{}/{}: a tick still runs after the close time limit {}; owned shards end now, their leases are "
+          + "freed when that tick returns", settings.component(), settings.replicaId(),
+          Durations.format(settings.closeTimeout()));
     }
     synchronized (scheduleLock) {
       if (ownExecutor != null) {
@@ -385,6 +399,20 @@ public final class Coordinator implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------------------
 
+  /** At close, under the tick lock: frees the leases, once (close or a late tick, whichever is first). */
+  private void releaseOnce() {
+    if (released) {
+      return;
+    }
+    released = true;
+    releaseWaiting = true;
+    try {
+      rule.releaseAll(settings.ticker().read() + settings.closeTimeout().toNanos(), this::awaitIdle);
+    } catch (RuntimeException e) {
+      log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
+    }
+  }
+
   /** Runs a tick; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
   private long runTick(long fallback, boolean regular) {
     tickLock.lock();
@@ -394,6 +422,10 @@ public final class Coordinator implements AutoCloseable {
       }
       long start = settings.ticker().read();
       rule.tick(regular);
+      if (state.get() == State.CLOSED) {
+        releaseOnce(); // close() gave up waiting for this tick
+        return fallback;
+      }
       releaseWaiting = rule.waitingForIdle();
       try {
         settings.events().tick(Duration.ofNanos(settings.ticker().read() - start));

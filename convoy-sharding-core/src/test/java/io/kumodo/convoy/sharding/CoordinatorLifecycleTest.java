@@ -157,4 +157,62 @@ class CoordinatorLifecycleTest {
     r.coordinator.close();
     assertThat(r.coordinator.isReady()).isFalse();
   }
+
+  @Test
+  void closeKeepsItsTimeLimitWhenATickIsStuckOnTheStoreAndTheLeasesAreFreedWhenTheTickReturns()
+      throws Exception {
+    TestCluster cluster = new TestCluster(2, new InMemoryLeaseStore(), b -> b.closeTimeout(Duration.ofMillis(200)));
+    java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+    boolean[] block = {false};
+    InMemoryLeaseStore store = cluster.store;
+    LeaseStore hanging = new LeaseStore() {
+      @Override
+      public java.util.List<Lease> list(String component) {
+        return store.list(component);
+      }
+
+      @Override
+      public Lease create(Lease lease) throws LeaseStoreException {
+        return store.create(lease);
+      }
+
+      @Override
+      public Lease update(Lease lease) throws LeaseStoreException {
+        if (block[0]) {
+          block[0] = false;
+          stuck.countDown();
+          try {
+            resume.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return store.update(lease);
+      }
+
+      @Override
+      public void delete(Lease lease) throws LeaseStoreException {
+        store.delete(lease);
+      }
+    };
+    TestCluster.Replica a = cluster.start("cm-a", hanging);
+    block[0] = true;
+    java.util.concurrent.CompletableFuture<Void> tick =
+        java.util.concurrent.CompletableFuture.runAsync(a.coordinator::tickNow);
+    assertThat(stuck.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+    try {
+      // Fails with a TimeoutException if close() waits for the stuck tick.
+      java.util.concurrent.CompletableFuture.runAsync(a.coordinator::close).get(2, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      resume.countDown();
+    }
+    assertThat(a.coordinator.owns(0)).isFalse();
+    assertThat(a.coordinator.owns(1)).isFalse();
+
+    tick.get(5, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 1)).holder()).isEmpty();
+  }
 }
