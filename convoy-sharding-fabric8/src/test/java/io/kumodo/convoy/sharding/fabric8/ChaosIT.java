@@ -46,6 +46,7 @@ class ChaosIT {
   private static final int STOPS = 8;
 
   private final long seed = Long.getLong("convoy.seed", System.nanoTime());
+  private final AtomicInteger extraStarts = new AtomicInteger();
   private final List<String> trace = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService events = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "chaos-events");
@@ -103,7 +104,7 @@ class ChaosIT {
         Fleet.Replica victim = down(crash, pick);
         pending.decrementAndGet();
         events.schedule(() -> {
-          String id = victim == null || !sameId ? "n" + newIds.getAndIncrement() : victim.id;
+          String id = sameId ? victim.id : "n" + newIds.getAndIncrement();
           fleet.start(id);
           note("start " + id);
           pending.decrementAndGet();
@@ -121,17 +122,21 @@ class ChaosIT {
         .alias("seed " + seed + ": the i mod N rule over the running replicas").until(fleet::converged);
     log.info("chaos seed {}: {} incarnations, {} samples, every shard owned {} ms after the last event", seed,
         fleet.all.size(), sampler.samples(), owned.toMillis());
-    assertThat(fleet.all).as("incarnations").hasSize(REPLICAS + downs.size());
+    assertThat(fleet.all).as("incarnations").hasSize(REPLICAS + downs.size() + extraStarts.get());
     assertThat(fleet.all.stream().filter(r -> r.state == Fleet.State.CRASHED).count()).as("seed %d: crashes", seed)
         .isGreaterThanOrEqualTo(20);
   }
 
-  /** Crashes or stops the running replica {@code pick} selects, unless it is the last one running. */
+  /**
+   * Crashes or stops the running replica {@code pick} selects. When it is the last one running, a
+   * fresh replica starts first, so every planned crash and stop happens and one replica is always up.
+   */
   private Fleet.Replica down(boolean crash, int pick) {
     List<Fleet.Replica> running = fleet.running();
     if (running.size() < 2) {
-      note("skip " + (crash ? "crash" : "stop") + ": one replica left");
-      return null;
+      String id = "x" + extraStarts.getAndIncrement();
+      fleet.start(id);
+      note("start " + id + " first: one replica left");
     }
     Fleet.Replica victim = running.get(pick % running.size());
     if (crash) {
