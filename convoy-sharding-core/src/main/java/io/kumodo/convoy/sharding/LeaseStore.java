@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Where the leases of a component live: the service-provider interface between the
@@ -16,6 +17,12 @@ import java.util.List;
  * and {@link #create} only when no record with that key exists. A lost race throws
  * {@link LeaseConflictException}; any other failure throws {@link LeaseStoreException}. A
  * successful write returns the record as stored, with its new resource version.
+ *
+ * <p>A coordinator starts the shard-lease writes of one tick together, through
+ * {@link #createAsync} and {@link #updateAsync}, and waits for all their answers before it acts on
+ * any of them. A store that can have several requests in flight (one HTTP request per write)
+ * overrides them, so a tick that writes many leases takes about one round trip instead of one per
+ * lease. The defaults write at once, on the calling thread, one after the other.
  *
  * <p>Implementations must be safe for use by many threads and many coordinators at once.
  */
@@ -33,6 +40,31 @@ public interface LeaseStore {
 
   /** Replaces the record if its version is still {@code lease.resourceVersion()}. */
   Lease update(Lease lease) throws LeaseStoreException;
+
+  /**
+   * Starts {@link #create}: the answer completes with the record as stored, or with the exception
+   * {@code create} would have thrown. The default runs {@code create} on the calling thread.
+   */
+  default CompletableFuture<Lease> createAsync(Lease lease) {
+    try {
+      return CompletableFuture.completedFuture(create(lease));
+    } catch (LeaseStoreException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Starts {@link #update}: the answer completes with the record as stored, or with the exception
+   * {@code update} would have thrown. The writes of several leases may be in flight at once and
+   * complete in any order. The default runs {@code update} on the calling thread.
+   */
+  default CompletableFuture<Lease> updateAsync(Lease lease) {
+    try {
+      return CompletableFuture.completedFuture(update(lease));
+    } catch (LeaseStoreException | RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** Deletes the record if its version is still {@code lease.resourceVersion()}. */
   void delete(Lease lease) throws LeaseStoreException;

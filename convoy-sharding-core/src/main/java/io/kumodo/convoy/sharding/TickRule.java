@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,9 +124,11 @@ final class TickRule {
     renewMember(listed, wall);
     if (listed == null) {
       // Without a listing the assignment cannot be computed: keep what we hold.
-      for (int shard : new ArrayList<>(held.keySet())) {
-        renew(shard, held.get(shard), wall);
+      List<Write> writes = new ArrayList<>();
+      for (Map.Entry<Integer, Lease> entry : held.entrySet()) {
+        writes.add(startRenew(entry.getKey(), entry.getValue(), wall));
       }
+      finishAll(writes, wall);
       publish("renewed-without-member-list");
       return;
     }
@@ -163,17 +166,29 @@ final class TickRule {
     publish("not-wanted");
 
     // 5. Create, renew or take each wanted shard lease.
+    List<Write> acquires = new ArrayList<>();
     for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
-      acquire(shard, byKey.get(LeaseKey.shard(s.component(), shard)), now, wall);
+      Write write = startAcquire(shard, byKey.get(LeaseKey.shard(s.component(), shard)), now, wall);
+      if (write != null) {
+        acquires.add(write);
+      }
     }
 
     // 6 (second half). Free the unwanted leases: holder set to empty, once the reconciles that
     // started while the shard was owned have finished (bounded by the lease duration).
-    for (int shard : new ArrayList<>(releasing.keySet())) {
+    List<Write> frees = new ArrayList<>();
+    for (int shard : releasing.keySet()) {
       if (!wanted.get(shard)) {
-        freeWhenIdle(shard, now, wall);
+        frees.add(startFreeWhenIdle(shard, now, wall));
       }
     }
+
+    // The writes of steps 5 and 6 are in flight together. A shard counts as owned once the answer
+    // to its own write is in, and is reported before the answers to the frees (which change no
+    // owned shard) are awaited.
+    finishAll(acquires, wall);
+    publish("assignment");
+    finishAll(frees, wall);
     deleteOutOfRange(listed, now);
 
     // 7. Call the OnChange callbacks if the owned set changed.
@@ -181,9 +196,9 @@ final class TickRule {
   }
 
   /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease. The member
-   * lease goes first, so peers recompute their assignment at once and take each shard lease the
-   * moment it is freed.
+   * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
+   * are in flight together and go first, so peers find every shard free when the released member
+   * lease makes them recompute the assignment, and take them all at their next tick.
    */
   void releaseAll(long deadline, IdleWaiter waiter) {
     Instant wall = s.clock().instant();
@@ -192,20 +207,22 @@ final class TickRule {
       toReleasing(shard, now);
     }
     publish("close");
-    releaseMember(wall, deadline);
     // Running reconciles get three quarters of the close time limit; the writes keep the rest.
     if (!waiter.awaitIdle(releasing.keySet(), now + (deadline - now) / 4 * 3)) {
       log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
           s.component(), s.replicaId());
     }
-    for (int shard : new ArrayList<>(releasing.keySet())) {
-      if (s.ticker().read() - deadline >= 0) {
-        log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
-            s.component(), s.replicaId(), releasing.size());
-        return;
-      }
-      free(shard, wall);
+    if (s.ticker().read() - deadline >= 0) {
+      log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
+          s.component(), s.replicaId(), releasing.size());
+      return;
     }
+    List<Write> frees = new ArrayList<>();
+    for (int shard : releasing.keySet()) {
+      frees.add(startFree(shard, wall));
+    }
+    finishAll(frees, wall);
+    releaseMember(wall, deadline);
   }
 
   /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
@@ -471,98 +488,243 @@ final class TickRule {
     }
   }
 
-  private void acquire(int shard, Lease listed, long now, Instant wall) {
+  /**
+   * Starts the write that step 5 needs for a wanted shard: renew it if held (a regular tick, or
+   * an extra one when the last renewal is half a renew interval old), take it back if it is still
+   * being released, create it if missing, take it if free or expired. Null when no write is due.
+   */
+  private Write startAcquire(int shard, Lease listed, long now, Instant wall) {
     Lease mine = held.get(shard);
     if (mine != null) {
       long lastSent = ownership.deadline(shard) - s.leaseNanos() + s.marginNanos();
-      if (regular || now - lastSent >= s.renewNanos() / 2) {
-        renew(shard, mine, wall);
-      }
-      return;
+      return regular || now - lastSent >= s.renewNanos() / 2 ? startRenew(shard, mine, wall) : null;
     }
     Lease freeing = releasing.remove(shard);
     releaseStarted.remove(shard);
     if (freeing != null) {
-      renew(shard, freeing, wall); // still ours in the store: wanted again before it was freed
-      return;
+      return startRenew(shard, freeing, wall); // still ours in the store: wanted again before it was freed
     }
-    long sent = s.ticker().read();
-    String operation = listed == null ? "create" : "take";
     Long uncertain = uncertainTakes.remove(shard);
+    if (listed != null && uncertain != null && listed.holder().equals(s.replicaId())
+        && listed.transitions() == uncertain) {
+      // Our own earlier take, whose answer was lost: renew it on the version it created.
+      return start(Op.TAKE, "renew", shard, listed, listed.renewed(wall, s.leaseDuration()), false);
+    }
+    if (listed == null) {
+      if (!mayCreate(shard, now)) {
+        return null;
+      }
+      return start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
+          s.leaseDuration(), wall, wall, 0, Map.of(), null), true);
+    }
+    if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
+      return start(Op.TAKE, "take", shard, listed, listed.withHolder(s.replicaId(), wall, wall,
+          listed.transitions() + 1).renewed(wall, s.leaseDuration()), false);
+    }
+    // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
+    expiresAt(now + expiry(listed) - observed.age(listed, now));
+    return null;
+  }
+
+  private Write startRenew(int shard, Lease mine, Instant wall) {
+    return start(Op.RENEW, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+  }
+
+  /**
+   * Starts the write that step 6 needs for a released shard: free it once no reconcile that
+   * started while it was owned still runs. Until then the lease is renewed, so no peer takes it;
+   * after a lease duration it is freed anyway, with a warning.
+   */
+  private Write startFreeWhenIdle(int shard, long now, Instant wall) {
+    int busy = ownership.inFlight(shard);
+    if (busy > 0) {
+      long waited = now - releaseStarted.getOrDefault(shard, now);
+      if (waited < s.leaseNanos()) {
+        Lease mine = releasing.get(shard);
+        return start(Op.KEEP_RELEASED, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+      }
+      log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
+          shard, busy, Durations.format(s.leaseDuration()));
+    }
+    return startFree(shard, wall);
+  }
+
+  private Write startFree(int shard, Instant wall) {
+    Lease mine = releasing.get(shard);
+    return start(Op.FREE, "free", shard, mine, mine.withHolder("", mine.acquireTime(), wall, mine.transitions()),
+        false);
+  }
+
+  /** What a shard-lease write is for, which decides what its answer changes. */
+  private enum Op {
+    /** Renew a held lease. */
+    RENEW,
+    /** Create, take, or renew after a lost answer: the shard becomes held. */
+    TAKE,
+    /** Renew a released lease whose reconciles still run. */
+    KEEP_RELEASED,
+    /** Free a released lease: holder set to empty. */
+    FREE
+  }
+
+  /**
+   * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
+   * for a take), {@code sent} the ticker reading before it was started.
+   */
+  private record Write(Op op, String operation, int shard, Lease base, long sent, CompletableFuture<Lease> answer) {}
+
+  private Write start(Op op, String operation, int shard, Lease base, Lease request, boolean create) {
+    long sent = s.ticker().read();
+    CompletableFuture<Lease> answer;
     try {
+      answer = create ? s.store().createAsync(request) : s.store().updateAsync(request);
+    } catch (RuntimeException e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    return new Write(op, operation, shard, base, sent, answer);
+  }
+
+  /** Waits for every write, then applies each answer in the order the writes were started. */
+  private void finishAll(List<Write> writes, Instant wall) {
+    for (Write w : writes) {
       Lease written;
-      if (listed != null && uncertain != null && listed.holder().equals(s.replicaId())
-          && listed.transitions() == uncertain) {
-        // Our own earlier take, whose answer was lost: renew it on the version it created.
-        operation = "renew";
-        written = s.store().update(listed.renewed(wall, s.leaseDuration()));
-      } else if (listed == null) {
-        if (!mayCreate(shard, now)) {
-          return;
+      try {
+        written = answer(w.answer());
+      } catch (LeaseConflictException e) {
+        conflicted(w, e, wall);
+        continue;
+      } catch (LeaseStoreException | RuntimeException e) {
+        failed(w, e);
+        continue;
+      }
+      succeeded(w, written);
+    }
+  }
+
+  private static Lease answer(CompletableFuture<Lease> answer) throws LeaseStoreException {
+    try {
+      return answer.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof LeaseStoreException failure) {
+        throw failure;
+      }
+      if (cause instanceof RuntimeException failure) {
+        throw failure;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new LeaseStoreException("write failed: " + cause, cause);
+    }
+  }
+
+  private void succeeded(Write w, Lease written) {
+    int shard = w.shard();
+    switch (w.op()) {
+      case RENEW -> {
+        hold(shard, written, w.sent());
+        errors.succeeded("renew shard lease");
+      }
+      case TAKE -> {
+        hold(shard, written, w.sent());
+        errors.succeeded("take shard lease");
+        Long since = wantedSince.remove(shard);
+        if (since != null) {
+          s.events().acquired(shard, Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
         }
-        written = s.store().create(new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
-            s.leaseDuration(), wall, wall, 0, Map.of(), null));
-      } else if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
-        written = s.store().update(listed.withHolder(s.replicaId(), wall, wall, listed.transitions() + 1)
-            .renewed(wall, s.leaseDuration()));
-      } else {
-        // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
-        expiresAt(now + expiry(listed) - observed.age(listed, now));
-        return;
+        Lease listed = w.base();
+        if (listed != null && !listed.isFree() && !w.operation().equals("renew")) {
+          log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
+          s.events().takeover(shard, listed.holder());
+        }
       }
-      hold(shard, written, sent);
-      errors.succeeded("take shard lease");
-      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.OK);
-      Long since = wantedSince.remove(shard);
-      if (since != null) {
-        s.events().acquired(shard, java.time.Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
+      case KEEP_RELEASED -> releasing.put(shard, written);
+      case FREE -> {
+        forgetRelease(shard);
+        errors.succeeded("free shard lease");
       }
-      if (listed != null && !listed.isFree() && !operation.equals("renew")) {
-        log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
-        s.events().takeover(shard, listed.holder());
+    }
+    report(LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.OK);
+  }
+
+  private void conflicted(Write w, LeaseConflictException e, Instant wall) {
+    int shard = w.shard();
+    switch (w.op()) {
+      case RENEW -> {
+        Lease current = stillOurs(w.base());
+        if (current != null && !java.util.Objects.equals(current.resourceVersion(), w.base().resourceVersion())) {
+          // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
+          // changes the holder or increments the transitions. Renew on the new version.
+          try {
+            hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), w.sent());
+            report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
+            return;
+          } catch (LeaseStoreException | RuntimeException again) {
+            log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+                shard, again.toString());
+          }
+        }
+        held.remove(shard);
+        report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
+        publish("lost");
+        log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
+            shard);
       }
-    } catch (LeaseConflictException e) {
-      log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
-      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.CONFLICT);
-    } catch (LeaseStoreException | RuntimeException e) {
-      errors.failed("take shard lease", shard, e);
-      report(LeaseRole.SHARD, operation, CoordinatorEvents.Outcome.ERROR);
-      if (!operation.equals("renew")) {
-        uncertainTakes.put(shard, listed == null ? 0L : listed.transitions() + 1);
+      case TAKE -> {
+        log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+        report(LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.CONFLICT);
+      }
+      case KEEP_RELEASED -> {
+        forgetRelease(shard);
+        report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
+      }
+      case FREE -> {
+        Lease current = stillOurs(w.base());
+        if (current != null) {
+          // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
+          try {
+            s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions()));
+            forgetRelease(shard);
+            report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
+            return;
+          } catch (LeaseStoreException | RuntimeException again) {
+            log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+                shard, again.toString());
+          }
+        }
+        forgetRelease(shard); // someone else changed it: no longer ours to free
+        report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.CONFLICT);
       }
     }
   }
 
-  private void renew(int shard, Lease mine, Instant wall) {
-    long sent = s.ticker().read();
-    try {
-      hold(shard, s.store().update(mine.renewed(wall, s.leaseDuration())), sent);
-      errors.succeeded("renew shard lease");
-      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
-    } catch (LeaseConflictException e) {
-      Lease current = reread(mine.key());
-      if (current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
-          && !java.util.Objects.equals(current.resourceVersion(), mine.resourceVersion())) {
-        // Another writer touched the lease (e.g. an annotation) but nobody took it: every take changes the
-        // holder or increments the transitions. Renew on the new version.
-        try {
-          hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), sent);
-          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
-          return;
-        } catch (LeaseStoreException | RuntimeException again) {
-          log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-              shard, again.toString());
+  private void failed(Write w, Exception e) {
+    int shard = w.shard();
+    switch (w.op()) {
+      case RENEW -> errors.failed("renew shard lease", shard, e);
+      case TAKE -> {
+        errors.failed("take shard lease", shard, e);
+        if (!w.operation().equals("renew")) {
+          // The write may have taken effect: remember the transition count it would have written.
+          Lease listed = w.base();
+          uncertainTakes.put(shard, listed == null ? 0L : listed.transitions() + 1);
         }
       }
-      held.remove(shard);
-      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
-      publish("lost");
-      log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
-          shard);
-    } catch (LeaseStoreException | RuntimeException e) {
-      errors.failed("renew shard lease", shard, e);
-      report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.ERROR);
+      case KEEP_RELEASED -> errors.failed("renew released shard lease", shard, e);
+      case FREE -> errors.failed("free shard lease", shard, e);
     }
+    report(LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.ERROR);
+  }
+
+  /**
+   * The current record of {@code mine}'s lease if it is still this replica's, with the same
+   * transition count (so nobody took it in between), else null.
+   */
+  private Lease stillOurs(Lease mine) {
+    Lease current = reread(mine.key());
+    return current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
+        ? current : null;
   }
 
   /** The current record of {@code key} from a fresh listing, or null. */
@@ -582,64 +744,6 @@ final class TickRule {
   private void toReleasing(int shard, long now) {
     releasing.put(shard, held.remove(shard));
     releaseStarted.putIfAbsent(shard, now);
-  }
-
-  /**
-   * Frees a released shard's lease once no reconcile that started while it was owned still
-   * runs. Until then the lease is renewed, so no peer takes it; after a lease duration it is
-   * freed anyway, with a warning.
-   */
-  private void freeWhenIdle(int shard, long now, Instant wall) {
-    int busy = ownership.inFlight(shard);
-    if (busy > 0) {
-      long waited = now - releaseStarted.getOrDefault(shard, now);
-      if (waited < s.leaseNanos()) {
-        Lease mine = releasing.get(shard);
-        try {
-          releasing.put(shard, s.store().update(mine.renewed(wall, s.leaseDuration())));
-          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
-        } catch (LeaseConflictException e) {
-          forgetRelease(shard);
-          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
-        } catch (LeaseStoreException | RuntimeException e) {
-          errors.failed("renew released shard lease", shard, e);
-          report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.ERROR);
-        }
-        return;
-      }
-      log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
-          shard, busy, Durations.format(s.leaseDuration()));
-    }
-    free(shard, wall);
-  }
-
-  private void free(int shard, Instant wall) {
-    Lease mine = releasing.get(shard);
-    try {
-      s.store().update(mine.withHolder("", mine.acquireTime(), wall, mine.transitions()));
-      forgetRelease(shard);
-      errors.succeeded("free shard lease");
-      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
-    } catch (LeaseConflictException e) {
-      Lease current = reread(mine.key());
-      if (current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()) {
-        // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
-        try {
-          s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions()));
-          forgetRelease(shard);
-          report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
-          return;
-        } catch (LeaseStoreException | RuntimeException again) {
-          log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-              shard, again.toString());
-        }
-      }
-      forgetRelease(shard); // someone else changed it: no longer ours to free
-      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.CONFLICT);
-    } catch (LeaseStoreException | RuntimeException e) {
-      errors.failed("free shard lease", shard, e);
-      report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.ERROR);
-    }
   }
 
   private void forgetRelease(int shard) {

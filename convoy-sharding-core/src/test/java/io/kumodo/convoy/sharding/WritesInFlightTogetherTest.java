@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shard-lease writes of one tick, and the frees of {@code close()}, are started together
+ * through the store's async calls: the coordinator waits for no answer before the last write of
+ * the batch is started, and copes with answers that arrive in any order.
+ */
+class WritesInFlightTogetherTest {
+
+  /**
+   * Applies no async write until its answer is awaited; then it applies every write started so
+   * far, the last started first, and records how many that was. A coordinator that awaited each
+   * answer before starting the next write would make batches of one.
+   */
+  static final class AnswersOnDemand implements LeaseStore {
+    final InMemoryLeaseStore delegate;
+    /** The size of each batch answered, in order. */
+    final List<Integer> batches = new ArrayList<>();
+    /** The writes in the order they took effect: "batch of N", or the key of a write on the calling thread. */
+    final List<String> applied = new ArrayList<>();
+    /** The shard whose async writes fail, or -1. */
+    int failing = -1;
+    private final List<Runnable> started = new ArrayList<>();
+
+    AnswersOnDemand(InMemoryLeaseStore delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Lease> createAsync(Lease lease) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == failing) {
+        return defer(() -> {
+          throw new LeaseStoreException("injected: API server unavailable");
+        });
+      }
+      return defer(() -> delegate.create(lease));
+    }
+
+    @Override
+    public synchronized CompletableFuture<Lease> updateAsync(Lease lease) {
+      return defer(() -> delegate.update(lease));
+    }
+
+    interface Write {
+      Lease run() throws LeaseStoreException;
+    }
+
+    /** A future whose first wait answers the whole batch started so far. */
+    final class Deferred extends CompletableFuture<Lease> {
+      @Override
+      public Lease join() {
+        answerAll();
+        return super.join();
+      }
+
+      @Override
+      public Lease get() throws InterruptedException, java.util.concurrent.ExecutionException {
+        answerAll();
+        return super.get();
+      }
+    }
+
+    private CompletableFuture<Lease> defer(Write write) {
+      Deferred answer = new Deferred();
+      started.add(() -> {
+        try {
+          answer.complete(write.run());
+        } catch (LeaseStoreException | RuntimeException e) {
+          answer.completeExceptionally(e);
+        }
+      });
+      return answer;
+    }
+
+    synchronized void answerAll() {
+      if (started.isEmpty()) {
+        return;
+      }
+      batches.add(started.size());
+      applied.add("batch of " + started.size());
+      for (int i = started.size() - 1; i >= 0; i--) {
+        started.get(i).run();
+      }
+      started.clear();
+    }
+
+    @Override
+    public List<Lease> list(String component) {
+      return delegate.list(component);
+    }
+
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      return delegate.create(lease);
+    }
+
+    @Override
+    public synchronized Lease update(Lease lease) throws LeaseStoreException {
+      applied.add(lease.key().toString());
+      return delegate.update(lease);
+    }
+
+    @Override
+    public void delete(Lease lease) throws LeaseStoreException {
+      delegate.delete(lease);
+    }
+  }
+
+  @Test
+  void theCreatesOfAColdStartAreAllInFlightBeforeAnyIsAnsweredAndEachShardIsOwnedOnceItsAnswerIsIn() {
+    TestCluster cluster = new TestCluster(8);
+    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    assertThat(store.batches).containsExactly(8);
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).holder()).isEqualTo("cm-a");
+    }
+  }
+
+  @Test
+  void theRenewalsOfARegularTickAreAllInFlightTogether() {
+    TestCluster cluster = new TestCluster(8);
+    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    store.batches.clear();
+    long[] versions = new long[8];
+    for (int shard = 0; shard < 8; shard++) {
+      versions[shard] = Long.parseLong(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).resourceVersion());
+    }
+    cluster.run(TestCluster.RENEW.plus(Duration.ofMillis(1)));
+    assertThat(store.batches).as("one batch of 8 renewals per regular tick").isNotEmpty().containsOnly(8);
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(Long.parseLong(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).resourceVersion()))
+          .as("shard %d renewed", shard).isGreaterThan(versions[shard]);
+    }
+    assertThat(a.coordinator.ownedShards()).hasSize(8);
+  }
+
+  @Test
+  void closeStartsEveryFreeBeforeItWaitsForAnAnswer() {
+    TestCluster cluster = new TestCluster(8);
+    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    store.batches.clear();
+    a.coordinator.close();
+    assertThat(store.batches).containsExactly(8);
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).isFree()).as("shard %d free", shard).isTrue();
+    }
+  }
+
+  @Test
+  void aFailedWriteInABatchCostsOnlyItsOwnShardWhichIsRetriedAtTheNextTick() {
+    TestCluster cluster = new TestCluster(8);
+    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
+    store.failing = 3;
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    assertThat(store.batches).containsExactly(8);
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 4, 5, 6, 7);
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 3))).isNull();
+    store.failing = -1;
+    cluster.run(TestCluster.RENEW.plus(Duration.ofMillis(1)));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+  }
+
+  @Test
+  void closeFreesTheShardLeasesAllTogetherBeforeItReleasesTheMemberLease() {
+    TestCluster cluster = new TestCluster(8);
+    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    store.applied.clear();
+    a.coordinator.close();
+    assertThat(store.applied).containsExactly("batch of 8", LeaseKey.member("convoy-cm", "cm-a").toString());
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+  }
+}
