@@ -19,8 +19,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +55,10 @@ import org.slf4j.LoggerFactory;
  *       {@link LeaseConflictException}; any other failure throws {@link LeaseStoreException}.
  *       Fields of the object that the record does not model (other labels, owner references,
  *       {@code preferredHolder}) are kept when the store knows the version being replaced.
+ *   <li>{@link #createAsync} and {@link #updateAsync} send their request on a thread of this
+ *       store, at most {@linkplain Builder#maxWritesInFlight max writes in flight} at once (8 by
+ *       default; the HTTP client's connection limit per host may bound it further), so the writes
+ *       of one coordinator tick go out together. The threads are daemons and end when idle.
  *   <li>{@link #watch} calls its listener on every add, update and delete of the component's
  *       leases.
  *   <li>The cache catches up as soon as the API server answers again: when a write succeeds while
@@ -70,9 +79,17 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   /** How long the first {@code list} of a component waits for its cache by default, 10 s. */
   public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How many async writes the store has in flight at most by default, 8. */
+  public static final int DEFAULT_MAX_WRITES_IN_FLIGHT = 8;
+
+  /** The largest {@link Builder#maxWritesInFlight}, 64 (fabric8's default request limit). */
+  public static final int MAX_WRITES_IN_FLIGHT = 64;
+
   private final KubernetesClient client;
   private final String namespace;
   private final Duration syncTimeout;
+  /** Sends the async writes; null when at most one write is in flight (they run on the caller). */
+  private final ThreadPoolExecutor writers;
   private final Map<String, List<Consumer<LeaseEvent>>> listeners = new ConcurrentHashMap<>();
   /** The objects this store last wrote, by name: the base of the next write of that version. */
   private final Map<String, io.fabric8.kubernetes.api.model.coordination.v1.Lease> written =
@@ -90,6 +107,19 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     this.client = b.client;
     this.namespace = b.namespace;
     this.syncTimeout = b.syncTimeout;
+    this.writers = b.maxWritesInFlight == 1 ? null : writers(b.maxWritesInFlight, namespace);
+  }
+
+  private static ThreadPoolExecutor writers(int threads, String namespace) {
+    AtomicInteger count = new AtomicInteger();
+    var pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+          Thread t = new Thread(task, "convoy-lease-writes-" + namespace + "-" + count.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true); // no thread outlives an idle period; nothing to shut down
+    return pool;
   }
 
   /** A builder for a store with options. */
@@ -138,6 +168,37 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     } catch (RuntimeException e) {
       throw failure("update", lease.key(), e, true);
     }
+  }
+
+  @Override
+  public CompletableFuture<Lease> createAsync(Lease lease) {
+    return async(() -> create(lease));
+  }
+
+  @Override
+  public CompletableFuture<Lease> updateAsync(Lease lease) {
+    return async(() -> update(lease));
+  }
+
+  private interface Write {
+    Lease run() throws LeaseStoreException;
+  }
+
+  private CompletableFuture<Lease> async(Write write) {
+    CompletableFuture<Lease> answer = new CompletableFuture<>();
+    Runnable send = () -> {
+      try {
+        answer.complete(write.run());
+      } catch (LeaseStoreException | RuntimeException e) {
+        answer.completeExceptionally(e);
+      }
+    };
+    if (writers == null) {
+      send.run();
+    } else {
+      writers.execute(send);
+    }
+    return answer;
   }
 
   @Override
@@ -276,6 +337,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     private final KubernetesClient client;
     private final String namespace;
     private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
+    private int maxWritesInFlight = DEFAULT_MAX_WRITES_IN_FLIGHT;
 
     private Builder(KubernetesClient client, String namespace) {
       this.client = Objects.requireNonNull(client, "client");
@@ -291,6 +353,21 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
         throw new IllegalArgumentException("syncTimeout must be greater than 0: " + syncTimeout);
       }
       this.syncTimeout = syncTimeout;
+      return this;
+    }
+
+    /**
+     * How many writes started through {@code createAsync}/{@code updateAsync} may be in flight at
+     * once; default {@value KubernetesLeaseStore#DEFAULT_MAX_WRITES_IN_FLIGHT}, 1 to
+     * {@value KubernetesLeaseStore#MAX_WRITES_IN_FLIGHT}. With 1 they are sent one after the
+     * other on the calling thread.
+     */
+    public Builder maxWritesInFlight(int maxWritesInFlight) {
+      if (maxWritesInFlight < 1 || maxWritesInFlight > MAX_WRITES_IN_FLIGHT) {
+        throw new IllegalArgumentException("maxWritesInFlight must be between 1 and " + MAX_WRITES_IN_FLIGHT + ": "
+            + maxWritesInFlight);
+      }
+      this.maxWritesInFlight = maxWritesInFlight;
       return this;
     }
 

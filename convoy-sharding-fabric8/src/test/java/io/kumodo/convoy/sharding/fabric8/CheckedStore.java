@@ -9,14 +9,16 @@ import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * A {@link LeaseStore} wrapper for one coordinator that proves its ticks never overlap: a tick
- * calls the store one call at a time, so a call that starts while another of the same
- * coordinator runs means two ticks (or a tick and a close) ran at once; it is reported to
- * {@code overlap}. Also counts calls and failed calls.
+ * calls the store one call at a time (an async write counts as a call until it is started, and
+ * its answer may come later), so a call that starts while another of the same coordinator runs
+ * means two ticks (or a tick and a close) ran at once; it is reported to {@code overlap}. Also
+ * counts calls and failed calls, an async write's failed answer included.
  */
 final class CheckedStore implements LeaseStore {
   private final LeaseStore delegate;
@@ -55,6 +57,32 @@ final class CheckedStore implements LeaseStore {
   @Override
   public Lease update(Lease lease) throws LeaseStoreException {
     return call("update " + lease.key(), () -> delegate.update(lease));
+  }
+
+  @Override
+  public CompletableFuture<Lease> createAsync(Lease lease) {
+    return counted(started("createAsync " + lease.key(), () -> delegate.createAsync(lease)));
+  }
+
+  @Override
+  public CompletableFuture<Lease> updateAsync(Lease lease) {
+    return counted(started("updateAsync " + lease.key(), () -> delegate.updateAsync(lease)));
+  }
+
+  private CompletableFuture<Lease> started(String what, java.util.function.Supplier<CompletableFuture<Lease>> start) {
+    try {
+      return call(what, start::get);
+    } catch (LeaseStoreException e) {
+      return CompletableFuture.failedFuture(e); // not thrown by a start; for the compiler
+    }
+  }
+
+  private CompletableFuture<Lease> counted(CompletableFuture<Lease> answer) {
+    return answer.whenComplete((written, failure) -> {
+      if (failure != null) {
+        failures.incrementAndGet();
+      }
+    });
   }
 
   @Override

@@ -92,6 +92,18 @@ final class KubeReplicas implements AutoCloseable {
       }
 
       @Override
+      public java.util.concurrent.CompletableFuture<Lease> createAsync(Lease lease) {
+        lastWriteSent = System.nanoTime();
+        return delegate.createAsync(lease);
+      }
+
+      @Override
+      public java.util.concurrent.CompletableFuture<Lease> updateAsync(Lease lease) {
+        lastWriteSent = System.nanoTime();
+        return delegate.updateAsync(lease);
+      }
+
+      @Override
       public void delete(Lease lease) throws LeaseStoreException {
         delegate.delete(lease);
       }

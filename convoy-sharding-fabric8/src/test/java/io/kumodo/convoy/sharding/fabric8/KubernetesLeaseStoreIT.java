@@ -11,6 +11,10 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
@@ -20,9 +24,14 @@ import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -204,6 +213,67 @@ class KubernetesLeaseStoreIT {
     assertThatThrownBy(() -> store.list("convoy-cm")).isInstanceOf(LeaseStoreException.class)
         .hasMessageContaining("closed");
     assertThat(store.create(shard(0, "cm-a")).resourceVersion()).isNotNull();
+  }
+
+  @Test
+  void asyncWritesAreInFlightTogetherUpToTheLimitAndEachAnswersAsItsBlockingTwinWould() throws Exception {
+    int limit = 4;
+    // Holds every PUT until `limit` of them have been sent at once; a store that sent them one
+    // after the other would never get there.
+    CountDownLatch together = new CountDownLatch(limit);
+    AtomicBoolean allMet = new AtomicBoolean(true);
+    Interceptor gate = new Interceptor() {
+      @Override
+      public void before(BasicBuilder builder,
+          HttpRequest request, RequestTags tags) {
+        if ("PUT".equals(request.method())) {
+          together.countDown();
+          try {
+            allMet.compareAndSet(true, together.await(10, TimeUnit.SECONDS));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    };
+    try (KubernetesClient gated = new KubernetesClientBuilder()
+        .withConfig(client.getConfiguration())
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("gate", gate)).build();
+        KubernetesLeaseStore concurrent = KubernetesLeaseStore.builder(gated, NS).maxWritesInFlight(limit).build()) {
+      List<Lease> created = new ArrayList<>();
+      for (int i = 0; i < limit; i++) {
+        created.add(concurrent.createAsync(shard(i, "cm-a")).get(10, TimeUnit.SECONDS));
+      }
+      List<CompletableFuture<Lease>> renewals = new ArrayList<>();
+      for (Lease lease : created) {
+        renewals.add(concurrent.updateAsync(lease.renewed(T.plusSeconds(1), Duration.ofSeconds(2))));
+      }
+      for (int i = 0; i < limit; i++) {
+        Lease renewed = renewals.get(i).get(20, TimeUnit.SECONDS);
+        assertThat(renewed.resourceVersion()).isNotEqualTo(created.get(i).resourceVersion());
+        assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-" + i).get().getSpec().getRenewTime()
+            .toInstant()).isEqualTo(Instant.parse("2026-11-29T10:00:01.123456Z"));
+      }
+      assertThat(allMet).as("every PUT found the others in flight").isTrue();
+
+      // A stale version: the answer fails with the conflict that update would throw.
+      var stale = concurrent.updateAsync(created.get(0).renewed(T.plusSeconds(2), Duration.ofSeconds(2)));
+      assertThatThrownBy(() -> stale.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(LeaseConflictException.class);
+      // create of an existing name, the same.
+      var existing = concurrent.createAsync(shard(0, "cm-b"));
+      assertThatThrownBy(() -> existing.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(LeaseConflictException.class);
+    }
+  }
+
+  @Test
+  void maxWritesInFlightOutsideItsRangeFailsAtBuildNamingTheOptionAndTheRange() {
+    assertThatThrownBy(() -> KubernetesLeaseStore.builder(client, NS).maxWritesInFlight(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxWritesInFlight must be between 1 and 64: 0");
+    assertThatThrownBy(() -> KubernetesLeaseStore.builder(client, NS).maxWritesInFlight(65))
+        .hasMessage("maxWritesInFlight must be between 1 and 64: 65");
   }
 
   private static Lease member(String id) {
