@@ -35,6 +35,12 @@ public final class FailoverBench {
 
   /** Runs the scenarios and prints the tables. */
   public static void main(String[] argv) throws Exception {
+    run(argv);
+    System.exit(0); // the mock server's and clients' non-daemon threads
+  }
+
+  /** Runs the scenarios, prints the tables and returns the handover table. */
+  static Table run(String[] argv) throws Exception {
     Args args = new Args(argv, FLAGS);
     int runs = args.integer("runs", 20);
     int shards = args.integer("shards", 32);
@@ -48,10 +54,12 @@ public final class FailoverBench {
     System.out.printf("failover on the mock API server: %d replicas, %d shards, %s, %d runs, %d cores%n", replicas,
         shards, assignment.name(), runs, Runtime.getRuntime().availableProcessors());
     try (MockApiServer api = MockApiServer.start(0)) {
+      double writeSeconds;
       try (var client = api.createClient()) {
         WriteProbe.medianWriteSeconds(client, 50); // warm up client and server
+        writeSeconds = WriteProbe.medianWriteSeconds(client, 200);
         System.out.printf(java.util.Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n",
-            WriteProbe.medianWriteSeconds(client, 200) * 1e3);
+            writeSeconds * 1e3);
       }
       Handovers handovers = new Handovers(args.integer("seed", 1));
       try (Fleet fleet = new Fleet(api.url(), "convoy-cm", shards, lease, renew, assignment)) {
@@ -64,9 +72,10 @@ public final class FailoverBench {
         handovers.startFleet(fleet, replicas);
         handovers.crashes(fleet, runs);
       }
-      System.out.println(handovers.table().markdown());
+      Table table = handovers.table(writeSeconds);
+      System.out.println(table.markdown());
+      System.out.printf("%ntook %.0f s%n", (System.nanoTime() - start) / 1e9);
+      return table;
     }
-    System.out.printf("%ntook %.0f s%n", (System.nanoTime() - start) / 1e9);
-    System.exit(0); // the mock server's and clients' non-daemon threads
   }
 }

@@ -45,6 +45,11 @@ public final class Table {
     return c.toString();
   }
 
+  /** The rows added so far, each as its formatted cells. */
+  public List<List<String>> rows() {
+    return java.util.Collections.unmodifiableList(rows);
+  }
+
   /** The table as Markdown. */
   public String markdown() {
     StringBuilder sb = new StringBuilder();

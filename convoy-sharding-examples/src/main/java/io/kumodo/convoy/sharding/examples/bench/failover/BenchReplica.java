@@ -25,6 +25,7 @@ public final class BenchReplica {
   private final String id;
   private final KubernetesClient client;
   private final KubernetesLeaseStore store;
+  private boolean released;
   private final Coordinator coordinator;
   private final TickScheduler scheduler;
   private final RequestLog log = new RequestLog();
@@ -59,9 +60,7 @@ public final class BenchReplica {
 
   /**
    * Graceful stop: {@code close()} frees the leases. The store and the client stay open until
-   * {@link #release()}: the 8.0 mock server can fail a concurrent write with a 500 and drop its
-   * watch event when a watch closes (a stale watch cache then keeps one lease stuck), which a real
-   * API server never does.
+   * {@link #release()}, after the handover is measured.
    */
   public void stop() {
     running = false;
@@ -76,7 +75,11 @@ public final class BenchReplica {
   }
 
   /** Closes the store and the client, after a stop or crash, once nothing is measured any more. */
-  public void release() {
+  public synchronized void release() {
+    if (released) {
+      return;
+    }
+    released = true;
     store.close();
     client.close();
   }
