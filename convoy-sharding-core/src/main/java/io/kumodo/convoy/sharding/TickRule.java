@@ -16,6 +16,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,8 +224,39 @@ final class TickRule {
     for (int shard : releasing.keySet()) {
       frees.add(startFree(shard, wall));
     }
-    finishAll(frees, wall);
+    finishAll(withinLimit(frees, deadline), wall);
     releaseMember(wall, deadline);
+  }
+
+  /**
+   * The writes with each answer that is not in when the ticker passes {@code deadline} (waited
+   * for at most as long in real time) replaced by a failure: that lease is left to expire.
+   */
+  private List<Write> withinLimit(List<Write> writes, long deadline) {
+    awaitAnswers(writes.stream().map(Write::answer).toList(), deadline);
+    List<Write> answered = new ArrayList<>(writes.size());
+    for (Write w : writes) {
+      answered.add(new Write(w.op(), w.operation(), w.shard(), w.base(), w.sent(), inOrLate(w.answer())));
+    }
+    return answered;
+  }
+
+  private void awaitAnswers(List<CompletableFuture<Lease>> answers, long deadline) {
+    for (CompletableFuture<Lease> answer : answers) {
+      try {
+        answer.get(Math.max(0, deadline - s.ticker().read()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // late or failed: looked at by the caller
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private CompletableFuture<Lease> inOrLate(CompletableFuture<Lease> answer) {
+    return answer.isDone() ? answer : CompletableFuture.failedFuture(new LeaseStoreException(
+        "no answer within the close time limit " + Durations.format(s.closeTimeout()) + "; the lease is left to expire"));
   }
 
   /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
@@ -238,7 +272,9 @@ final class TickRule {
         released = released.withAnnotations(annotations);
       }
       try {
-        member = s.store().update(released);
+        CompletableFuture<Lease> answer = s.store().updateAsync(released);
+        awaitAnswers(List.of(answer), deadline);
+        member = answer(inOrLate(answer));
         drainedByUs = false;
         report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {

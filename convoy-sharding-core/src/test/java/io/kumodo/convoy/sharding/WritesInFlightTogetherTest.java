@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The shard-lease writes of one tick, and the frees of {@code close()}, are started together
@@ -28,11 +29,14 @@ class WritesInFlightTogetherTest {
     final InMemoryLeaseStore delegate;
     /** The size of each batch answered, in order. */
     final List<Integer> batches = new ArrayList<>();
-    /** The writes in the order they took effect: "batch of N", or the key of a write on the calling thread. */
-    final List<String> applied = new ArrayList<>();
+    /** The keys of each batch answered, in order; a write on the calling thread is a batch of its own. */
+    final List<List<LeaseKey>> applied = new ArrayList<>();
     /** The shard whose async writes fail, or -1. */
     int failing = -1;
+    /** When set, no answer ever comes (a hung API server). */
+    boolean never;
     private final List<Runnable> started = new ArrayList<>();
+    private final List<LeaseKey> startedKeys = new ArrayList<>();
 
     AnswersOnDemand(InMemoryLeaseStore delegate) {
       this.delegate = delegate;
@@ -41,16 +45,16 @@ class WritesInFlightTogetherTest {
     @Override
     public synchronized CompletableFuture<Lease> createAsync(Lease lease) {
       if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == failing) {
-        return defer(() -> {
+        return defer(lease.key(), () -> {
           throw new LeaseStoreException("injected: API server unavailable");
         });
       }
-      return defer(() -> delegate.create(lease));
+      return defer(lease.key(), () -> delegate.create(lease));
     }
 
     @Override
     public synchronized CompletableFuture<Lease> updateAsync(Lease lease) {
-      return defer(() -> delegate.update(lease));
+      return defer(lease.key(), () -> delegate.update(lease));
     }
 
     interface Write {
@@ -70,10 +74,21 @@ class WritesInFlightTogetherTest {
         answerAll();
         return super.get();
       }
+
+      @Override
+      public Lease get(long timeout, java.util.concurrent.TimeUnit unit)
+          throws InterruptedException, java.util.concurrent.ExecutionException,
+          java.util.concurrent.TimeoutException {
+        if (!never) {
+          answerAll();
+        }
+        return super.get(timeout, unit);
+      }
     }
 
-    private CompletableFuture<Lease> defer(Write write) {
+    private CompletableFuture<Lease> defer(LeaseKey key, Write write) {
       Deferred answer = new Deferred();
+      startedKeys.add(key);
       started.add(() -> {
         try {
           answer.complete(write.run());
@@ -89,7 +104,8 @@ class WritesInFlightTogetherTest {
         return;
       }
       batches.add(started.size());
-      applied.add("batch of " + started.size());
+      applied.add(List.copyOf(startedKeys));
+      startedKeys.clear();
       for (int i = started.size() - 1; i >= 0; i--) {
         started.get(i).run();
       }
@@ -108,7 +124,7 @@ class WritesInFlightTogetherTest {
 
     @Override
     public synchronized Lease update(Lease lease) throws LeaseStoreException {
-      applied.add(lease.key().toString());
+      applied.add(List.of(lease.key()));
       return delegate.update(lease);
     }
 
@@ -156,7 +172,7 @@ class WritesInFlightTogetherTest {
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.batches.clear();
     a.coordinator.close();
-    assertThat(store.batches).containsExactly(8);
+    assertThat(store.batches).as("the 8 frees, then the member lease").containsExactly(8, 1);
     for (int shard = 0; shard < 8; shard++) {
       assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).isFree()).as("shard %d free", shard).isTrue();
     }
@@ -183,7 +199,29 @@ class WritesInFlightTogetherTest {
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.applied.clear();
     a.coordinator.close();
-    assertThat(store.applied).containsExactly("batch of 8", LeaseKey.member("convoy-cm", "cm-a").toString());
+    assertThat(store.applied).hasSize(2);
+    assertThat(store.applied.get(0)).hasSize(8).allMatch(key -> key.role() == LeaseRole.SHARD);
+    assertThat(store.applied.get(1)).containsExactly(LeaseKey.member("convoy-cm", "cm-a"));
     assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+  }
+
+  @Test
+  @Timeout(10) // a close that waited without limit would hang here
+  void closeKeepsItsTimeLimitWhenTheFreesAreNeverAnsweredAndLeavesTheLeasesToExpire() {
+    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    AnswersOnDemand store = new AnswersOnDemand(shared);
+    // The system ticker: the close time limit is measured on the injected ticker.
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(8)
+        .leaseStore(store).closeTimeout(Duration.ofMillis(300)).build();
+    a.prime();
+    assertThat(a.ownedShards()).hasSize(8);
+    store.never = true;
+    long before = System.nanoTime();
+    a.close();
+    assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(2));
+    assertThat(a.ownedShards()).isEmpty();
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(shared.get(LeaseKey.shard("convoy-cm", shard)).holder()).as("left to expire").isEqualTo("cm-a");
+    }
   }
 }
