@@ -18,13 +18,11 @@ import org.junit.jupiter.api.Test;
 class ConcurrentTakeoverTest {
 
   /** Holds every create of shard 0 until both replicas have read the store and try it. */
-  static final class RendezvousStore implements LeaseStore {
-    final InMemoryLeaseStore delegate = new InMemoryLeaseStore();
+  static final class RendezvousStore extends ForwardingLeaseStore {
     final CyclicBarrier barrier = new CyclicBarrier(2);
 
-    @Override
-    public List<Lease> list(String component) {
-      return delegate.list(component);
+    RendezvousStore() {
+      super(new InMemoryLeaseStore());
     }
 
     @Override
@@ -37,16 +35,6 @@ class ConcurrentTakeoverTest {
         }
       }
       return delegate.create(lease);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      return delegate.update(lease);
-    }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      delegate.delete(lease);
     }
   }
 

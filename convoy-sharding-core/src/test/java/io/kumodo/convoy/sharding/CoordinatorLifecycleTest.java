@@ -165,18 +165,7 @@ class CoordinatorLifecycleTest {
     java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
     boolean[] block = {false};
-    InMemoryLeaseStore store = cluster.store;
-    LeaseStore hanging = new LeaseStore() {
-      @Override
-      public java.util.List<Lease> list(String component) {
-        return store.list(component);
-      }
-
-      @Override
-      public Lease create(Lease lease) throws LeaseStoreException {
-        return store.create(lease);
-      }
-
+    LeaseStore hanging = new ForwardingLeaseStore(cluster.store) {
       @Override
       public Lease update(Lease lease) throws LeaseStoreException {
         if (block[0]) {
@@ -188,12 +177,7 @@ class CoordinatorLifecycleTest {
             Thread.currentThread().interrupt();
           }
         }
-        return store.update(lease);
-      }
-
-      @Override
-      public void delete(Lease lease) throws LeaseStoreException {
-        store.delete(lease);
+        return delegate.update(lease);
       }
     };
     TestCluster.Replica a = cluster.start("cm-a", hanging);

@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,40 +16,21 @@ import org.junit.jupiter.api.Test;
 class LostAnswerTest {
 
   /** Applies every write, but reports the first take or create of shard 1 as failed. */
-  static final class LosesOneAnswer implements LeaseStore {
-    final InMemoryLeaseStore delegate;
+  static final class LosesOneAnswer extends ForwardingLeaseStore {
     boolean lost;
 
     LosesOneAnswer(InMemoryLeaseStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
-    private Lease maybeLose(Lease written) throws LeaseStoreException {
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      Lease written = delegate.create(lease);
       if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1) {
         lost = true;
         throw new LeaseStoreException("injected: timeout after the write took effect");
       }
       return written;
-    }
-
-    @Override
-    public List<Lease> list(String component) {
-      return delegate.list(component);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      return maybeLose(delegate.create(lease));
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      return delegate.update(lease);
-    }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      delegate.delete(lease);
     }
   }
 

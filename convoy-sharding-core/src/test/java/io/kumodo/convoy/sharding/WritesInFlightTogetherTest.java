@@ -25,8 +25,7 @@ class WritesInFlightTogetherTest {
    * far, the last started first, and records how many that was. A coordinator that awaited each
    * answer before starting the next write would make batches of one.
    */
-  static final class AnswersOnDemand implements LeaseStore {
-    final InMemoryLeaseStore delegate;
+  static final class AnswersOnDemand extends ForwardingLeaseStore {
     /** The size of each batch answered, in order. */
     final List<Integer> batches = new ArrayList<>();
     /** The keys of each batch answered, in order; a write on the calling thread is a batch of its own. */
@@ -39,7 +38,7 @@ class WritesInFlightTogetherTest {
     private final List<LeaseKey> startedKeys = new ArrayList<>();
 
     AnswersOnDemand(InMemoryLeaseStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
@@ -113,31 +112,17 @@ class WritesInFlightTogetherTest {
     }
 
     @Override
-    public List<Lease> list(String component) {
-      return delegate.list(component);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      return delegate.create(lease);
-    }
-
-    @Override
     public synchronized Lease update(Lease lease) throws LeaseStoreException {
       applied.add(List.of(lease.key()));
       return delegate.update(lease);
     }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      delegate.delete(lease);
-    }
   }
+
+  private final TestCluster cluster = new TestCluster(8);
+  private final AnswersOnDemand store = new AnswersOnDemand(cluster.store);
 
   @Test
   void theCreatesOfAColdStartAreAllInFlightBeforeAnyIsAnsweredAndEachShardIsOwnedOnceItsAnswerIsIn() {
-    TestCluster cluster = new TestCluster(8);
-    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
     TestCluster.Replica a = cluster.start("cm-a", store);
     assertThat(store.batches).containsExactly(8);
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
@@ -148,8 +133,6 @@ class WritesInFlightTogetherTest {
 
   @Test
   void theRenewalsOfARegularTickAreAllInFlightTogether() {
-    TestCluster cluster = new TestCluster(8);
-    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.batches.clear();
     long[] versions = new long[8];
@@ -167,8 +150,6 @@ class WritesInFlightTogetherTest {
 
   @Test
   void closeStartsEveryFreeBeforeItWaitsForAnAnswer() {
-    TestCluster cluster = new TestCluster(8);
-    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.batches.clear();
     a.coordinator.close();
@@ -180,8 +161,6 @@ class WritesInFlightTogetherTest {
 
   @Test
   void aFailedWriteInABatchCostsOnlyItsOwnShardWhichIsRetriedAtTheNextTick() {
-    TestCluster cluster = new TestCluster(8);
-    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
     store.failing = 3;
     TestCluster.Replica a = cluster.start("cm-a", store);
     assertThat(store.batches).containsExactly(8);
@@ -194,8 +173,6 @@ class WritesInFlightTogetherTest {
 
   @Test
   void closeFreesTheShardLeasesAllTogetherBeforeItReleasesTheMemberLease() {
-    TestCluster cluster = new TestCluster(8);
-    AnswersOnDemand store = new AnswersOnDemand(cluster.store);
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.applied.clear();
     a.coordinator.close();
@@ -208,8 +185,7 @@ class WritesInFlightTogetherTest {
   @Test
   @Timeout(10) // a close that waited without limit would hang here
   void closeKeepsItsTimeLimitWhenTheFreesAreNeverAnsweredAndLeavesTheLeasesToExpire() {
-    InMemoryLeaseStore shared = new InMemoryLeaseStore();
-    AnswersOnDemand store = new AnswersOnDemand(shared);
+    InMemoryLeaseStore shared = cluster.store;
     // The system ticker: the close time limit is measured on the injected ticker.
     Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(8)
         .leaseStore(store).closeTimeout(Duration.ofMillis(300)).build();
