@@ -29,6 +29,9 @@ final class Ownership {
   private final long[] validUntil;
   /** Per shard: the lease's transition count when this replica took it. */
   private final long[] tokens;
+  /** Per shard: the ticker reading of the last {@link #revoke}, or {@link #NEVER}. */
+  private final long[] revokedAt;
+  private static final long NEVER = Long.MIN_VALUE;
   /** Per shard: reconciles running (entered and not exited). */
   private final AtomicIntegerArray inFlight;
   private volatile Snapshot snapshot;
@@ -38,6 +41,8 @@ final class Ownership {
     this.ticker = ticker;
     this.validUntil = new long[shardCount];
     this.tokens = new long[shardCount];
+    this.revokedAt = new long[shardCount];
+    java.util.Arrays.fill(revokedAt, NEVER);
     this.inFlight = new AtomicIntegerArray(shardCount);
     this.snapshot = new Snapshot(new long[(shardCount + 63) >>> 6], Collections.emptySortedSet());
   }
@@ -117,16 +122,35 @@ final class Ownership {
     return snapshot.set;
   }
 
-  /** Sets the deadline (and token) of a shard; call before publishing a set containing it. */
-  void extend(int shard, long deadline, long token) {
-    LONGS.setRelease(tokens, shard, token);
-    LONGS.setRelease(validUntil, shard, deadline);
+  /**
+   * Sets the deadline (and token) of a shard after a write sent at {@code sent} succeeded; call
+   * before publishing a set containing it. A {@link #revoke} at or after {@code sent} wins: the
+   * answer of a write sent before the lease was deleted does not make the shard owned again.
+   * Returns false when it did not extend.
+   */
+  boolean extend(int shard, long deadline, long token, long sent) {
+    while (true) {
+      long current = (long) LONGS.getAcquire(validUntil, shard);
+      long revoked = (long) LONGS.getAcquire(revokedAt, shard);
+      if (revoked != NEVER && revoked - sent >= 0) {
+        return false;
+      }
+      LONGS.setRelease(tokens, shard, token);
+      // A revoke between the two reads and here changes validUntil, so the swap fails and the
+      // loop sees the revoke.
+      if (LONGS.compareAndSet(validUntil, shard, current, deadline)) {
+        return true;
+      }
+    }
   }
 
   /** Ends ownership of {@code shard} now (its lease is gone); the next tick publishes the release. */
   void revoke(int shard) {
     if (shard >= 0 && shard < shardCount) {
-      LONGS.setRelease(validUntil, shard, ticker.read());
+      long now = ticker.read();
+      LONGS.setRelease(revokedAt, shard, now);
+      // Never the value it had, so the swap of an extend racing with this one fails.
+      LONGS.setVolatile(validUntil, shard, now == (long) LONGS.getAcquire(validUntil, shard) ? now - 1 : now);
     }
   }
 

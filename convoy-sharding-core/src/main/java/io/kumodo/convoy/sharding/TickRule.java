@@ -68,6 +68,9 @@ final class TickRule {
   private Set<Integer> notified = Collections.emptySortedSet();
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
+  /** At close: the ticker reading after which a conflict is not re-read and retried; else NO_LIMIT. */
+  private long retryUntil = NO_LIMIT;
+  private static final long NO_LIMIT = Long.MIN_VALUE;
   /** Whether the running tick is a regular one (see {@link #tick(boolean)}). */
   private boolean regular = true;
   private List<String> lastLive = List.of();
@@ -224,13 +227,23 @@ final class TickRule {
     for (int shard : releasing.keySet()) {
       frees.add(startFree(shard, wall));
     }
-    finishAll(withinLimit(frees, deadline), wall);
+    // The frees get three quarters of the time left, so the member lease is always released:
+    // without it, peers would not want even the shards that were freed until it expired.
+    long start = s.ticker().read();
+    retryUntil = deadline;
+    try {
+      finishAll(withinLimit(frees, start + (deadline - start) / 4 * 3), wall);
+    } finally {
+      retryUntil = NO_LIMIT;
+    }
     releaseMember(wall, deadline);
   }
 
   /**
-   * The writes with each answer that is not in when the ticker passes {@code deadline} (waited
-   * for at most as long in real time) replaced by a failure: that lease is left to expire.
+   * The writes with each answer that is not in when the ticker passes {@code deadline} replaced
+   * by a failure: that lease is left to expire. Each late answer is waited for until the ticker
+   * passes the deadline; with a ticker that does not advance in real time (virtual time), up to
+   * the time left for each.
    */
   private List<Write> withinLimit(List<Write> writes, long deadline) {
     awaitAnswers(writes.stream().map(Write::answer).toList(), deadline);
@@ -666,13 +679,20 @@ final class TickRule {
         hold(shard, written, w.sent());
         errors.succeeded("take shard lease");
         Long since = wantedSince.remove(shard);
-        if (since != null) {
-          s.events().acquired(shard, Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
-        }
         Lease listed = w.base();
-        if (listed != null && !listed.isFree() && !w.operation().equals("renew")) {
+        boolean takeover = listed != null && !listed.isFree() && !w.operation().equals("renew");
+        if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
-          s.events().takeover(shard, listed.holder());
+        }
+        try {
+          if (since != null) {
+            s.events().acquired(shard, Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
+          }
+          if (takeover) {
+            s.events().takeover(shard, listed.holder());
+          }
+        } catch (RuntimeException e) {
+          log.debug("CoordinatorEvents.acquired/takeover threw", e);
         }
       }
       case KEEP_RELEASED -> releasing.put(shard, written);
@@ -686,9 +706,10 @@ final class TickRule {
 
   private void conflicted(Write w, LeaseConflictException e, Instant wall) {
     int shard = w.shard();
+    boolean mayRetry = retryUntil == NO_LIMIT || s.ticker().read() - retryUntil < 0;
     switch (w.op()) {
       case RENEW -> {
-        Lease current = stillOurs(w.base());
+        Lease current = mayRetry ? stillOurs(w.base()) : null;
         if (current != null && !java.util.Objects.equals(current.resourceVersion(), w.base().resourceVersion())) {
           // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
           // changes the holder or increments the transitions. Renew on the new version.
@@ -716,7 +737,7 @@ final class TickRule {
         report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
       }
       case FREE -> {
-        Lease current = stillOurs(w.base());
+        Lease current = mayRetry ? stillOurs(w.base()) : null;
         if (current != null) {
           // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
           try {
@@ -773,7 +794,10 @@ final class TickRule {
   }
 
   private void hold(int shard, Lease written, long sent) {
-    ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), written.transitions());
+    if (!ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), written.transitions(), sent)) {
+      log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
+          s.component(), s.replicaId(), shard);
+    }
     held.put(shard, written);
   }
 

@@ -32,9 +32,12 @@ class WritesInFlightTogetherTest {
     final List<List<LeaseKey>> applied = new ArrayList<>();
     /** The shard whose async writes fail, or -1. */
     int failing = -1;
-    /** When set, no answer ever comes (a hung API server). */
-    boolean never;
-    private final List<Runnable> started = new ArrayList<>();
+    /** When set, no write of a shard lease is ever applied or answered (a hung API server). */
+    boolean shardsHang;
+    /** Runs once, after the next batch is applied and before its answers are given. */
+    Runnable meanwhile = () -> {};
+    /** Per write started: applies it and returns what gives its answer. */
+    private final List<java.util.function.Supplier<Runnable>> started = new ArrayList<>();
     private final List<LeaseKey> startedKeys = new ArrayList<>();
 
     AnswersOnDemand(InMemoryLeaseStore delegate) {
@@ -78,21 +81,23 @@ class WritesInFlightTogetherTest {
       public Lease get(long timeout, java.util.concurrent.TimeUnit unit)
           throws InterruptedException, java.util.concurrent.ExecutionException,
           java.util.concurrent.TimeoutException {
-        if (!never) {
-          answerAll();
-        }
+        answerAll();
         return super.get(timeout, unit);
       }
     }
 
     private CompletableFuture<Lease> defer(LeaseKey key, Write write) {
       Deferred answer = new Deferred();
+      if (shardsHang && key.role() == LeaseRole.SHARD) {
+        return answer; // never applied, never answered
+      }
       startedKeys.add(key);
       started.add(() -> {
         try {
-          answer.complete(write.run());
+          Lease written = write.run();
+          return () -> answer.complete(written);
         } catch (LeaseStoreException | RuntimeException e) {
-          answer.completeExceptionally(e);
+          return () -> answer.completeExceptionally(e);
         }
       });
       return answer;
@@ -105,10 +110,15 @@ class WritesInFlightTogetherTest {
       batches.add(started.size());
       applied.add(List.copyOf(startedKeys));
       startedKeys.clear();
+      List<Runnable> answers = new ArrayList<>();
       for (int i = started.size() - 1; i >= 0; i--) {
-        started.get(i).run();
+        answers.add(started.get(i).get());
       }
       started.clear();
+      Runnable then = meanwhile;
+      meanwhile = () -> {};
+      then.run();
+      answers.forEach(Runnable::run);
     }
 
     @Override
@@ -184,14 +194,14 @@ class WritesInFlightTogetherTest {
 
   @Test
   @Timeout(10) // a close that waited without limit would hang here
-  void closeKeepsItsTimeLimitWhenTheFreesAreNeverAnsweredAndLeavesTheLeasesToExpire() {
+  void closeKeepsItsTimeLimitWhenTheFreesAreNeverAnsweredLeavesTheLeasesToExpireAndStillReleasesTheMember() {
     InMemoryLeaseStore shared = cluster.store;
     // The system ticker: the close time limit is measured on the injected ticker.
     Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(8)
         .leaseStore(store).closeTimeout(Duration.ofMillis(300)).build();
     a.prime();
     assertThat(a.ownedShards()).hasSize(8);
-    store.never = true;
+    store.shardsHang = true;
     long before = System.nanoTime();
     a.close();
     assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(2));
@@ -199,5 +209,28 @@ class WritesInFlightTogetherTest {
     for (int shard = 0; shard < 8; shard++) {
       assertThat(shared.get(LeaseKey.shard("convoy-cm", shard)).holder()).as("left to expire").isEqualTo("cm-a");
     }
+    // The frees get only part of the limit, so the member lease is still released: peers stop
+    // counting this replica and take each shard as soon as its lease expires.
+    assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+  }
+
+  @Test
+  void aLeaseDeletedWhileItsRenewalIsInFlightStaysUnownedWhenTheRenewalIsAnswered() throws Exception {
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    cluster.run(Duration.ofMillis(5), Duration.ofMillis(1)); // the first tick of start()
+    LeaseKey three = LeaseKey.shard("convoy-cm", 3);
+    // The renewal of shard 3 lands; then, before its answer arrives, an outsider deletes the
+    // lease: the watch ends the ownership at once, and the late answer must not bring it back.
+    store.meanwhile = () -> {
+      try {
+        cluster.store.delete(cluster.store.get(three));
+      } catch (LeaseStoreException e) {
+        throw new AssertionError(e);
+      }
+    };
+    cluster.run(TestCluster.RENEW, Duration.ofMillis(1)); // the next regular tick renews all eight
+    assertThat(cluster.store.get(three)).isNull();
+    assertThat(a.coordinator.owns(3)).isFalse();
+    assertThat(a.coordinator.owns(2)).as("the other renewals count").isTrue();
   }
 }

@@ -189,8 +189,11 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     Runnable send = () -> {
       try {
         answer.complete(write.run());
-      } catch (LeaseStoreException | RuntimeException e) {
-        answer.completeExceptionally(e);
+      } catch (Throwable e) {
+        answer.completeExceptionally(e); // an Error too: a tick waits for every answer
+        if (e instanceof Error error) {
+          throw error;
+        }
       }
     };
     if (writers == null) {
