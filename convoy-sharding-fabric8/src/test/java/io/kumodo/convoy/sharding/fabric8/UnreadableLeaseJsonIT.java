@@ -151,15 +151,6 @@ class UnreadableLeaseJsonIT {
   }
 
   private Coordinator coordinator(String id) {
-    return Coordinator.builder()
-        .component("convoy-cm")
-        .replicaId(id)
-        // Short, because a deleted lease is recreated a lease duration after it was seen missing.
-        .leaseDuration(java.time.Duration.ofSeconds(2))
-        .renewInterval(java.time.Duration.ofMillis(500))
-        .shardCount(4)
-        .leaseStore(store)
-        .scheduler(StoppableScheduler.NEVER)
-        .build();
+    return ManualTicks.coordinator(id, store);
   }
 }
