@@ -29,6 +29,14 @@ public final class LeaseAnnotations {
    */
   public static final String ADDRESS = "sharding.convoy.kumodo.io/address";
 
+  /**
+   * On member leases: the ID of the replica that marked this member lease released after seeing
+   * it unchanged for a lease duration (its replica crashed or was cut off). The replica removes
+   * it when it takes its member lease back. Such a lease is deleted 9 lease durations after the
+   * mark, 10 after its last renewal, as the spec says.
+   */
+  public static final String EXPIRED_BY = "sharding.convoy.kumodo.io/expired-by";
+
   private LeaseAnnotations() {}
 
   /** True when {@code lease} carries {@link #DRAINED}{@code ="true"}. */

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>List the member leases of the component. A member is live when its lease was renewed
  *       less than the lease duration ago (judged by local observation, see
  *       {@link Observations}). The replica always counts itself as live. Member leases of others
- *       unchanged for 10 lease durations are deleted.
+ *       unchanged for 10 lease durations are deleted; the first live replica marks those unchanged
+ *       for one lease duration released (see {@link #releaseExpiredMembers}).
  *   <li>Sort the live replica IDs: k is this replica's position, N the count.
  *   <li>Want each shard i where i mod N = k (or what the configured {@link Assignment} says).
  *   <li>Create, renew or take each wanted shard lease; take only a free or expired one.
@@ -71,6 +72,8 @@ final class TickRule {
   /** At close: the ticker reading after which a conflict is not re-read and retried; else NO_LIMIT. */
   private long retryUntil = NO_LIMIT;
   private static final long NO_LIMIT = Long.MIN_VALUE;
+  /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpiredMembers}). */
+  private final List<Lease> expiredMembers = new ArrayList<>();
   /** Whether the running tick is a regular one (see {@link #tick(boolean)}). */
   private boolean regular = true;
   private List<String> lastLive = List.of();
@@ -153,6 +156,9 @@ final class TickRule {
     Collections.sort(live);
     int k = live.indexOf(s.replicaId());
     lastLive = List.copyOf(live);
+    if (k == 0) {
+      releaseExpiredMembers(wall);
+    }
 
     // 4. The wanted shards.
     BitSet wanted = s.assignment().wanted(view(live, k, listed, now));
@@ -411,8 +417,14 @@ final class TickRule {
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
           e.getMessage());
+      boolean wasKnown = member != null;
       member = null;
       report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
+      if (wasKnown && listed != null) {
+        // Changed by someone else (an annotation, or a peer that marked it released while this
+        // replica was cut off): write it back on the listed version now, not a renew interval later.
+        renewMember(listed, wall);
+      }
     } catch (LeaseStoreException | RuntimeException e) {
       errors.failed("renew member lease", memberKey, e);
       report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
@@ -423,6 +435,7 @@ final class TickRule {
   private Map<String, String> ownAnnotations(Map<String, String> current) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
+    merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
     }
@@ -493,6 +506,7 @@ final class TickRule {
 
   private List<String> liveMembers(List<Lease> listed, long now, Instant wall) {
     List<String> live = new ArrayList<>();
+    expiredMembers.clear();
     Boolean drain = desiredDrain;
     Lease mine = member != null ? member : find(listed, memberKey);
     selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
@@ -500,13 +514,15 @@ final class TickRule {
       live.add(s.replicaId()); // the replica always counts itself as live, unless drained
     }
     long gcAge = 10 * s.leaseNanos();
+    // Marked released by a peer after a lease duration unchanged: 9 more make 10 since the last renewal.
+    long gcAgeMarked = 9 * s.leaseNanos();
     for (Lease lease : listed) {
       LeaseKey key = lease.key();
       if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
         continue;
       }
       long age = observed.age(lease, now);
-      if (age >= gcAge) {
+      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? gcAgeMarked : gcAge)) {
         deleteStale(lease);
         continue;
       }
@@ -517,9 +533,38 @@ final class TickRule {
         live.add(key.replicaId());
         checkAssignment(lease);
         expiresAt(now + s.leaseNanos() - age);
+      } else if (age >= s.leaseNanos()) {
+        expiredMembers.add(lease);
       }
     }
     return live;
+  }
+
+  /**
+   * Marks released (holder empty) the member leases seen unchanged for a lease duration, so a
+   * replica that joins later does not count a crashed member as live (a member lease it sees for
+   * the first time counts as just renewed). Done by the first of the sorted live replicas only,
+   * so a crash costs one write, not one per replica. A member that was only slow finds its lease
+   * changed at its next renewal and takes it back; membership never lets a replica take a lease.
+   */
+  private void releaseExpiredMembers(Instant wall) {
+    for (Lease lease : expiredMembers) {
+      Map<String, String> annotations = new HashMap<>(lease.annotations());
+      annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());
+      try {
+        // renewTime stays the holder's last renewal: the record still says when it was last alive.
+        s.store().update(lease.withHolder("", lease.acquireTime(), lease.renewTime(), lease.transitions())
+            .withAnnotations(annotations));
+        log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
+            lease.key().replicaId(), Durations.format(s.leaseDuration()));
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+      } catch (LeaseConflictException e) {
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
+      } catch (LeaseStoreException | RuntimeException e) {
+        errors.failed("release expired member lease", lease.key(), e);
+        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
+      }
+    }
   }
 
   private void deleteStale(Lease lease) {

@@ -97,7 +97,10 @@ final class StatusTable {
       Lease l = e.getValue();
       Map<String, String> a = annotations(l);
       boolean live = !holder(l).isEmpty() && !expired(l, now);
-      String state = holder(l).isEmpty() ? "released" : live ? "live" : "not live";
+      String state = holder(l).isEmpty()
+          ? (a.containsKey(LeaseAnnotations.EXPIRED_BY) ? "expired (marked by " + a.get(LeaseAnnotations.EXPIRED_BY) + ")"
+              : "released")
+          : live ? "live" : "not live";
       if (LeaseAnnotations.isDrained(a)) {
         state += ", drained";
       }

@@ -46,6 +46,19 @@ class StatusTableTest {
     assertThat(table).doesNotContain("mismatch");
   }
 
+  @Test
+  void aMemberLeaseMarkedReleasedByAPeerAfterItExpiredSaysExpiredAndByWhom() {
+    Lease crashed = member("cm-b", "modulo", null, false, 40);
+    crashed.getSpec().setHolderIdentity("");
+    crashed.getMetadata().getAnnotations().put(LeaseAnnotations.EXPIRED_BY, "cm-a");
+    Lease closed = member("cm-c", "modulo", null, false, 5);
+    closed.getSpec().setHolderIdentity("");
+    String table = StatusTable.render(List.of(member("cm-a", "modulo", null, false, 1), crashed, closed),
+        "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+modulo\\s+-"));
+  }
+
   private static Lease shard(int i, String holder, boolean drained) {
     Map<String, String> annotations = drained ? Map.of(LeaseAnnotations.DRAINED, "true") : Map.of();
     return new LeaseBuilder().withNewMetadata().withName("convoy-cm-shard-" + i)

@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replica that joins right after a crash must not count the crashed member as live: the first
+ * live replica marks a member lease released once it has seen it unchanged for a lease
+ * duration, so the newcomer's view agrees with its peers' at once.
+ */
+class JoinAfterCrashTest {
+
+  @Test
+  void theFirstLiveReplicaMarksACrashedMembersLeaseReleasedOnceItExpires() {
+    TestCluster cluster = new TestCluster(12);
+    cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.start("cm-c");
+    cluster.run(TestCluster.RENEW);
+    cluster.crash("cm-b");
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
+
+    Lease crashed = cluster.store.get(LeaseKey.member("convoy-cm", "cm-b"));
+    assertThat(crashed).as("kept, as the spec says, until 10 lease durations").isNotNull();
+    assertThat(crashed.isFree()).isTrue();
+    assertThat(crashed.annotations()).containsEntry(LeaseAnnotations.EXPIRED_BY, "cm-a");
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).holder()).isEqualTo("cm-a");
+  }
+
+  @Test
+  void aReplicaThatJoinsRightAfterACrashOwnsItsShareAtOnce() {
+    TestCluster cluster = new TestCluster(12);
+    cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.start("cm-c");
+    cluster.run(TestCluster.RENEW);
+    cluster.crash("cm-b");
+    // Just past the crash's handover: cm-b's last renewal is a little over a lease duration old,
+    // too recent for the wall-clock rule that lets a newcomer ignore a long-dead member.
+    cluster.run(TestCluster.LEASE.plus(Duration.ofMillis(500)), Duration.ofMillis(10));
+    assertThat(cluster.replicas.get("cm-a").coordinator.ownedShards().size()
+        + cluster.replicas.get("cm-c").coordinator.ownedShards().size()).as("cm-b's shards reowned").isEqualTo(12);
+
+    TestCluster.Replica d = cluster.start("cm-d");
+    cluster.run(Duration.ofMillis(200), Duration.ofMillis(10));
+
+    // Live: cm-a, cm-c, cm-d; cm-d is at position 2 of 3.
+    Set<Integer> share = new TreeSet<>();
+    for (int shard = 2; shard < 12; shard += 3) {
+      share.add(shard);
+    }
+    assertThat(d.coordinator.ownedShards()).isEqualTo(share);
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
+  void aMemberThatWasOnlyCutOffTakesItsLeaseBackAndItsShareWhenItReturns() {
+    TestCluster cluster = new TestCluster(12);
+    cluster.start("cm-a");
+    FaultyStore cutOff = new FaultyStore(cluster.store);
+    TestCluster.Replica b = cluster.start("cm-b", cutOff);
+    cluster.run(TestCluster.RENEW);
+    cutOff.failing = true;
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-b")).isFree()).as("marked released").isTrue();
+
+    cutOff.failing = false;
+    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    Lease back = cluster.store.get(LeaseKey.member("convoy-cm", "cm-b"));
+    assertThat(back.holder()).isEqualTo("cm-b");
+    assertThat(back.annotations()).doesNotContainKey(LeaseAnnotations.EXPIRED_BY);
+    assertThat(b.coordinator.ownedShards()).containsExactly(1, 3, 5, 7, 9, 11);
+    assertThat(cluster.violations).isEmpty();
+  }
+}
