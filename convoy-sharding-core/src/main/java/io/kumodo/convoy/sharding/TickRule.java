@@ -16,9 +16,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       less than the lease duration ago (judged by local observation, see
  *       {@link Observations}). The replica always counts itself as live. Member leases of others
  *       unchanged for 10 lease durations are deleted; the first live replica marks those unchanged
- *       for one lease duration released (see {@link #releaseExpiredMembers}).
+ *       for one lease duration released (see {@link MemberLeases#releaseExpired}).
  *   <li>Sort the live replica IDs: k is this replica's position, N the count.
  *   <li>Want each shard i where i mod N = k (or what the configured {@link Assignment} says).
  *   <li>Create, renew or take each wanted shard lease; take only a free or expired one.
@@ -55,10 +52,8 @@ final class TickRule {
   private final List<OnChange> listeners;
   private final Observations observed = new Observations();
   private final ErrorLog errors;
-  private final LeaseKey memberKey;
+  private final MemberLeases members;
 
-  /** Our member lease as we last wrote it, or null when we must re-read it. */
-  private Lease member;
   /** The shard leases we hold, as we last wrote them. */
   private final TreeMap<Integer, Lease> held = new TreeMap<>();
   /** Shard leases out of the owned set whose free write is still to be done. */
@@ -67,25 +62,14 @@ final class TickRule {
   private final Map<Integer, Long> releaseStarted = new HashMap<>();
   /** The owned set last reported to the OnChange callbacks. */
   private Set<Integer> notified = Collections.emptySortedSet();
-  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
-  private long lastMemberRenew = Long.MIN_VALUE;
   /** At close: the ticker reading after which a conflict is not re-read and retried; else NO_LIMIT. */
   private long retryUntil = NO_LIMIT;
   private static final long NO_LIMIT = Long.MIN_VALUE;
-  /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpiredMembers}). */
-  private final List<Lease> expiredMembers = new ArrayList<>();
   /** Whether the running tick is a regular one (see {@link #tick(boolean)}). */
   private boolean regular = true;
   private List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
   private long nextExpiry = Long.MAX_VALUE;
-  private final java.util.Set<String> mismatches = new java.util.HashSet<>();
-  /** Drain requested through the API: true drain, false undrain, null as the member lease says. */
-  private volatile Boolean desiredDrain;
-  /** True while the drain mark on the member lease was written by this replica's drain(). */
-  private boolean drainedByUs;
-  /** Whether this replica was drained at the last tick that could list the members. */
-  private volatile boolean selfDrained;
   /**
    * Takes whose answer was an error: the write may have taken effect. Per shard, the transition
    * count it would have written; a lease found with this replica as holder and that count is
@@ -104,8 +88,8 @@ final class TickRule {
     this.s = settings;
     this.ownership = ownership;
     this.listeners = new java.util.concurrent.CopyOnWriteArrayList<>(listeners);
-    this.memberKey = LeaseKey.member(s.component(), s.replicaId());
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
+    this.members = new MemberLeases(settings, observed, errors);
     this.absentSince = new long[s.shardCount()];
     java.util.Arrays.fill(absentSince, NEVER);
   }
@@ -130,7 +114,7 @@ final class TickRule {
     List<Lease> listed = list();
 
     // 1. Renew the member lease; create it if it does not exist.
-    renewMember(listed, wall);
+    members.renew(listed, wall, regular);
     if (listed == null) {
       // Without a listing the assignment cannot be computed: keep what we hold.
       List<Write> writes = new ArrayList<>();
@@ -148,7 +132,7 @@ final class TickRule {
     }
 
     // 2. The live members, this replica always among them; delete long-dead member leases.
-    List<String> live = liveMembers(listed, now, wall);
+    List<String> live = members.live(listed, now, wall, this::expiresAt);
     peersLive = live.size() > (live.contains(s.replicaId()) ? 1 : 0);
     noteMissingShardLeases(listed, now);
 
@@ -157,7 +141,7 @@ final class TickRule {
     int k = live.indexOf(s.replicaId());
     lastLive = List.copyOf(live);
     if (k == 0) {
-      releaseExpiredMembers(wall);
+      members.releaseExpired(wall);
     }
 
     // 4. The wanted shards.
@@ -242,7 +226,7 @@ final class TickRule {
     } finally {
       retryUntil = NO_LIMIT;
     }
-    releaseMember(wall, deadline);
+    members.release(wall, deadline);
   }
 
   /**
@@ -252,57 +236,13 @@ final class TickRule {
    * the time left for each.
    */
   private List<Write> withinLimit(List<Write> writes, long deadline) {
-    awaitAnswers(writes.stream().map(Write::answer).toList(), deadline);
+    StoreCalls.awaitAnswers(s.ticker(), writes.stream().map(Write::answer).toList(), deadline);
     List<Write> answered = new ArrayList<>(writes.size());
     for (Write w : writes) {
-      answered.add(new Write(w.op(), w.operation(), w.shard(), w.base(), w.sent(), inOrLate(w.answer())));
+      answered.add(new Write(w.op(), w.operation(), w.shard(), w.base(), w.sent(),
+          StoreCalls.inOrLate(w.answer(), s.closeTimeout())));
     }
     return answered;
-  }
-
-  private void awaitAnswers(List<CompletableFuture<Lease>> answers, long deadline) {
-    for (CompletableFuture<Lease> answer : answers) {
-      try {
-        answer.get(Math.max(0, deadline - s.ticker().read()), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException | ExecutionException e) {
-        // late or failed: looked at by the caller
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private CompletableFuture<Lease> inOrLate(CompletableFuture<Lease> answer) {
-    return answer.isDone() ? answer : CompletableFuture.failedFuture(new LeaseStoreException(
-        "no answer within the close time limit " + Durations.format(s.closeTimeout()) + "; the lease is left to expire"));
-  }
-
-  /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
-  private void releaseMember(Instant wall, long deadline) {
-    boolean unmark = drainedByUs;
-    if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
-      Lease released = s.keepMembershipOnClose() ? member
-          : member.withHolder("", member.acquireTime(), wall, member.transitions());
-      if (unmark) {
-        // A drain mark this replica set itself goes with it: a restart under the same ID starts undrained.
-        Map<String, String> annotations = new HashMap<>(released.annotations());
-        annotations.remove(LeaseAnnotations.DRAINED);
-        released = released.withAnnotations(annotations);
-      }
-      try {
-        CompletableFuture<Lease> answer = s.store().updateAsync(released);
-        awaitAnswers(List.of(answer), deadline);
-        member = answer(inOrLate(answer));
-        drainedByUs = false;
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
-      } catch (LeaseConflictException e) {
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
-      } catch (LeaseStoreException | RuntimeException e) {
-        errors.failed("release member lease", memberKey, e);
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
-      }
-    }
   }
 
   /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */
@@ -359,7 +299,20 @@ final class TickRule {
 
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   long lastMemberRenew() {
-    return lastMemberRenew;
+    return members.lastMemberRenew();
+  }
+
+  /**
+   * Asks for this replica to be drained (true) or undrained (false) at its next member-lease
+   * write; after that write, the member lease says (so an operator can change it again).
+   */
+  void requestDrain(Boolean drain) {
+    members.requestDrain(drain);
+  }
+
+  /** True when this replica was drained at the last tick. */
+  boolean drained() {
+    return members.drained();
   }
 
   /** The live replica IDs, sorted, seen at the last tick that could list the members. */
@@ -380,205 +333,18 @@ final class TickRule {
     }
   }
 
-  private void renewMember(List<Lease> listed, Instant wall) {
-    long sent = s.ticker().read();
-    if (!regular && member != null && desiredDrain == null && lastMemberRenew != Long.MIN_VALUE
-        && sent - lastMemberRenew < s.renewNanos() / 2) {
-      return; // renewed moments ago; an extra tick does not rewrite it
-    }
-    String operation = "renew";
-    Boolean applying = desiredDrain;
-    try {
-      if (member == null) {
-        Lease current = listed == null ? null : find(listed, memberKey);
-        if (current == null) {
-          operation = "create";
-          member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              ownAnnotations(Map.of()), null));
-        } else {
-          long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
-          member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
-              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations())));
-        }
-      } else {
-        member = s.store().update(member.renewed(wall, s.leaseDuration())
-            .withAnnotations(ownAnnotations(member.annotations())));
-      }
-      lastMemberRenew = sent;
-      errors.succeeded("renew member lease");
-      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
-      if (applying != null) {
-        // Written once; from now on the member lease says (an operator may change it again).
-        drainedByUs = applying;
-        if (desiredDrain == applying) {
-          desiredDrain = null;
-        }
-      }
-    } catch (LeaseConflictException e) {
-      log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
-          e.getMessage());
-      boolean wasKnown = member != null;
-      member = null;
-      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
-      if (wasKnown && listed != null) {
-        // Changed by someone else (an annotation, or a peer that marked it released while this
-        // replica was cut off): write it back on the listed version now, not a renew interval later.
-        renewMember(listed, wall);
-      }
-    } catch (LeaseStoreException | RuntimeException e) {
-      errors.failed("renew member lease", memberKey, e);
-      report(LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
-    }
-  }
-
-  /** {@code current} with the annotations this replica publishes on its member lease. */
-  private Map<String, String> ownAnnotations(Map<String, String> current) {
-    Map<String, String> merged = new HashMap<>(current);
-    merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
-    merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
-    if (s.address() != null) {
-      merged.put(LeaseAnnotations.ADDRESS, s.address());
-    }
-    Boolean drain = desiredDrain;
-    if (Boolean.TRUE.equals(drain)) {
-      merged.put(LeaseAnnotations.DRAINED, "true");
-    } else if (Boolean.FALSE.equals(drain)) {
-      merged.remove(LeaseAnnotations.DRAINED);
-    }
-    return merged.equals(current) ? current : merged;
-  }
-
-  /**
-   * Asks for this replica to be drained (true) or undrained (false) at its next member-lease
-   * write; after that write, the member lease says (so an operator can change it again).
-   */
-  void requestDrain(Boolean drain) {
-    desiredDrain = drain;
-  }
-
-  /** True when this replica was drained at the last tick. */
-  boolean drained() {
-    return selfDrained;
-  }
-
   /** True while released shards still wait to be written free. */
   boolean releasing() {
     return !releasing.isEmpty();
   }
 
   private void report(LeaseRole role, String operation, CoordinatorEvents.Outcome outcome) {
-    try {
-      s.events().write(role, operation, outcome);
-    } catch (RuntimeException e) {
-      log.debug("CoordinatorEvents.write threw", e);
-    }
+    StoreCalls.report(s, role, operation, outcome);
   }
 
   private void expiresAt(long at) {
     if (nextExpiry == Long.MAX_VALUE || at - nextExpiry < 0) {
       nextExpiry = at;
-    }
-  }
-
-  /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
-  private void checkAssignment(Lease member) {
-    String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
-    if (theirs != null && !theirs.equals(s.assignment().name())
-        && mismatches.add(member.key().replicaId() + "=" + theirs)) {
-      log.error("{}/{}: replica {} uses the assignment \"{}\", this one \"{}\": all replicas of a component must "
-          + "use the same assignment, or shards go unowned", s.component(), s.replicaId(), member.key().replicaId(),
-          theirs, s.assignment().name());
-    }
-  }
-
-  /**
-   * A member lease this replica has not yet seen change, whose renewTime is older than the lease
-   * duration plus a renew interval by the local wall clock, is taken for dead at once, so a
-   * replica that joins after a crash does not count the crashed member for a lease duration.
-   * This only shapes what the replica wants; it never lets it take a lease (that needs a full
-   * lease duration of local observation), and once the member is seen to renew, only observation
-   * counts, so a wrong wall clock costs at most one renew interval of a wrong view.
-   */
-  private boolean staleOnArrival(Lease member, Instant wall) {
-    return observed.firstVersion(member) && member.renewTime() != null
-        && member.renewTime().plus(s.leaseDuration()).plus(s.renewInterval()).isBefore(wall);
-  }
-
-  private List<String> liveMembers(List<Lease> listed, long now, Instant wall) {
-    List<String> live = new ArrayList<>();
-    expiredMembers.clear();
-    Boolean drain = desiredDrain;
-    Lease mine = member != null ? member : find(listed, memberKey);
-    selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
-    if (!selfDrained) {
-      live.add(s.replicaId()); // the replica always counts itself as live, unless drained
-    }
-    long gcAge = 10 * s.leaseNanos();
-    // Marked released by a peer after a lease duration unchanged: 9 more make 10 since the last renewal.
-    long gcAgeMarked = 9 * s.leaseNanos();
-    for (Lease lease : listed) {
-      LeaseKey key = lease.key();
-      if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
-        continue;
-      }
-      long age = observed.age(lease, now);
-      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? gcAgeMarked : gcAge)) {
-        deleteStale(lease);
-        continue;
-      }
-      if (lease.isFree() || !lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
-        continue; // released on close, a record whose holder is not its replica, or drained
-      }
-      if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
-        live.add(key.replicaId());
-        checkAssignment(lease);
-        expiresAt(now + s.leaseNanos() - age);
-      } else if (age >= s.leaseNanos()) {
-        expiredMembers.add(lease);
-      }
-    }
-    return live;
-  }
-
-  /**
-   * Marks released (holder empty) the member leases seen unchanged for a lease duration, so a
-   * replica that joins later does not count a crashed member as live (a member lease it sees for
-   * the first time counts as just renewed). Done by the first of the sorted live replicas only,
-   * so a crash costs one write, not one per replica. A member that was only slow finds its lease
-   * changed at its next renewal and takes it back; membership never lets a replica take a lease.
-   */
-  private void releaseExpiredMembers(Instant wall) {
-    for (Lease lease : expiredMembers) {
-      Map<String, String> annotations = new HashMap<>(lease.annotations());
-      annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());
-      try {
-        // renewTime stays the holder's last renewal: the record still says when it was last alive.
-        s.store().update(lease.withHolder("", lease.acquireTime(), lease.renewTime(), lease.transitions())
-            .withAnnotations(annotations));
-        log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
-            lease.key().replicaId(), Durations.format(s.leaseDuration()));
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
-      } catch (LeaseConflictException e) {
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
-      } catch (LeaseStoreException | RuntimeException e) {
-        errors.failed("release expired member lease", lease.key(), e);
-        report(LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
-      }
-    }
-  }
-
-  private void deleteStale(Lease lease) {
-    try {
-      s.store().delete(lease);
-      log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
-          s.replicaId(), lease.key().replicaId());
-      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.OK);
-    } catch (LeaseConflictException e) {
-      log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
-      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.CONFLICT);
-    } catch (LeaseStoreException | RuntimeException e) {
-      errors.failed("delete stale member lease", lease.key(), e);
-      report(LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -683,7 +449,7 @@ final class TickRule {
     for (Write w : writes) {
       Lease written;
       try {
-        written = answer(w.answer());
+        written = StoreCalls.answer(w.answer());
       } catch (LeaseConflictException e) {
         conflicted(w, e, wall);
         continue;
@@ -692,24 +458,6 @@ final class TickRule {
         continue;
       }
       succeeded(w, written);
-    }
-  }
-
-  private static Lease answer(CompletableFuture<Lease> answer) throws LeaseStoreException {
-    try {
-      return answer.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof LeaseStoreException failure) {
-        throw failure;
-      }
-      if (cause instanceof RuntimeException failure) {
-        throw failure;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new LeaseStoreException("write failed: " + cause, cause);
     }
   }
 
@@ -993,7 +741,7 @@ final class TickRule {
     return sb.length() == 0 ? "-" : sb.toString();
   }
 
-  private static Lease find(List<Lease> listed, LeaseKey key) {
+  static Lease find(List<Lease> listed, LeaseKey key) {
     for (Lease lease : listed) {
       if (lease.key().equals(key)) {
         return lease;

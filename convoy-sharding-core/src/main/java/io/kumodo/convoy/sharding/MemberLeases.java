@@ -1,0 +1,278 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This replica's member lease and its view of the others' (steps 1 and 2 of {@link TickRule}):
+ * renewing, creating or taking back its own lease, the drain mark it publishes, the live members
+ * by local observation, the deletion of long-dead member leases and the marking of expired ones,
+ * and the release at close.
+ *
+ * <p>Not thread-safe, except {@link #requestDrain} and {@link #drained}: the tick runs it under
+ * the coordinator's lock.
+ */
+final class MemberLeases {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Settings s;
+  private final Observations observed;
+  private final ErrorLog errors;
+  private final LeaseKey memberKey;
+
+  /** Our member lease as we last wrote it, or null when we must re-read it. */
+  private Lease member;
+  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  private long lastMemberRenew = Long.MIN_VALUE;
+  /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpired}). */
+  private final List<Lease> expiredMembers = new ArrayList<>();
+  /** Peer and assignment pairs already logged as a mismatch. */
+  private final Set<String> mismatches = new HashSet<>();
+  /** Drain requested through the API: true drain, false undrain, null as the member lease says. */
+  private volatile Boolean desiredDrain;
+  /** True while the drain mark on the member lease was written by this replica's drain(). */
+  private boolean drainedByUs;
+  /** Whether this replica was drained at the last tick that could list the members. */
+  private volatile boolean selfDrained;
+
+  MemberLeases(Settings settings, Observations observed, ErrorLog errors) {
+    this.s = settings;
+    this.observed = observed;
+    this.errors = errors;
+    this.memberKey = LeaseKey.member(s.component(), s.replicaId());
+  }
+
+  /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
+  void release(Instant wall, long deadline) {
+    boolean unmark = drainedByUs;
+    if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
+      Lease released = s.keepMembershipOnClose() ? member
+          : member.withHolder("", member.acquireTime(), wall, member.transitions());
+      if (unmark) {
+        // A drain mark this replica set itself goes with it: a restart under the same ID starts undrained.
+        Map<String, String> annotations = new HashMap<>(released.annotations());
+        annotations.remove(LeaseAnnotations.DRAINED);
+        released = released.withAnnotations(annotations);
+      }
+      try {
+        CompletableFuture<Lease> answer = s.store().updateAsync(released);
+        StoreCalls.awaitAnswers(s.ticker(), List.of(answer), deadline);
+        member = StoreCalls.answer(StoreCalls.inOrLate(answer, s.closeTimeout()));
+        drainedByUs = false;
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+      } catch (LeaseConflictException e) {
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
+      } catch (LeaseStoreException | RuntimeException e) {
+        errors.failed("release member lease", memberKey, e);
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
+      }
+    }
+  }
+
+  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  long lastMemberRenew() {
+    return lastMemberRenew;
+  }
+
+  /** Step 1: renews the member lease, or creates it, or takes it back after another writer changed it. */
+  void renew(List<Lease> listed, Instant wall, boolean regular) {
+    long sent = s.ticker().read();
+    if (!regular && member != null && desiredDrain == null && lastMemberRenew != Long.MIN_VALUE
+        && sent - lastMemberRenew < s.renewNanos() / 2) {
+      return; // renewed moments ago; an extra tick does not rewrite it
+    }
+    String operation = "renew";
+    Boolean applying = desiredDrain;
+    try {
+      if (member == null) {
+        Lease current = listed == null ? null : TickRule.find(listed, memberKey);
+        if (current == null) {
+          operation = "create";
+          member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
+              ownAnnotations(Map.of()), null));
+        } else {
+          long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
+          member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
+              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations())));
+        }
+      } else {
+        member = s.store().update(member.renewed(wall, s.leaseDuration())
+            .withAnnotations(ownAnnotations(member.annotations())));
+      }
+      lastMemberRenew = sent;
+      errors.succeeded("renew member lease");
+      StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
+      if (applying != null) {
+        // Written once; from now on the member lease says (an operator may change it again).
+        drainedByUs = applying;
+        if (desiredDrain == applying) {
+          desiredDrain = null;
+        }
+      }
+    } catch (LeaseConflictException e) {
+      log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
+          e.getMessage());
+      boolean wasKnown = member != null;
+      member = null;
+      StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
+      if (wasKnown && listed != null) {
+        // Changed by someone else (an annotation, or a peer that marked it released while this
+        // replica was cut off): write it back on the listed version now, not a renew interval later.
+        renew(listed, wall, regular);
+      }
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("renew member lease", memberKey, e);
+      StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
+    }
+  }
+
+  /** {@code current} with the annotations this replica publishes on its member lease. */
+  private Map<String, String> ownAnnotations(Map<String, String> current) {
+    Map<String, String> merged = new HashMap<>(current);
+    merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
+    merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
+    if (s.address() != null) {
+      merged.put(LeaseAnnotations.ADDRESS, s.address());
+    }
+    Boolean drain = desiredDrain;
+    if (Boolean.TRUE.equals(drain)) {
+      merged.put(LeaseAnnotations.DRAINED, "true");
+    } else if (Boolean.FALSE.equals(drain)) {
+      merged.remove(LeaseAnnotations.DRAINED);
+    }
+    return merged.equals(current) ? current : merged;
+  }
+
+  /**
+   * Asks for this replica to be drained (true) or undrained (false) at its next member-lease
+   * write; after that write, the member lease says (so an operator can change it again).
+   */
+  void requestDrain(Boolean drain) {
+    desiredDrain = drain;
+  }
+
+  /** True when this replica was drained at the last tick. */
+  boolean drained() {
+    return selfDrained;
+  }
+
+  /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
+  private void checkAssignment(Lease member) {
+    String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
+    if (theirs != null && !theirs.equals(s.assignment().name())
+        && mismatches.add(member.key().replicaId() + "=" + theirs)) {
+      log.error("{}/{}: replica {} uses the assignment \"{}\", this one \"{}\": all replicas of a component must "
+          + "use the same assignment, or shards go unowned", s.component(), s.replicaId(), member.key().replicaId(),
+          theirs, s.assignment().name());
+    }
+  }
+
+  /**
+   * A member lease this replica has not yet seen change, whose renewTime is older than the lease
+   * duration plus a renew interval by the local wall clock, is taken for dead at once, so a
+   * replica that joins after a crash does not count the crashed member for a lease duration.
+   * This only shapes what the replica wants; it never lets it take a lease (that needs a full
+   * lease duration of local observation), and once the member is seen to renew, only observation
+   * counts, so a wrong wall clock costs at most one renew interval of a wrong view.
+   */
+  private boolean staleOnArrival(Lease member, Instant wall) {
+    return observed.firstVersion(member) && member.renewTime() != null
+        && member.renewTime().plus(s.leaseDuration()).plus(s.renewInterval()).isBefore(wall);
+  }
+
+  /**
+   * Step 2: the live replica IDs, this replica among them unless drained (unsorted); deletes the
+   * member leases of others unchanged for 10 lease durations. Reports to {@code expiresAt} when
+   * each live member's lease would expire.
+   */
+  List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
+    List<String> live = new ArrayList<>();
+    expiredMembers.clear();
+    Boolean drain = desiredDrain;
+    Lease mine = member != null ? member : TickRule.find(listed, memberKey);
+    selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
+    if (!selfDrained) {
+      live.add(s.replicaId()); // the replica always counts itself as live, unless drained
+    }
+    long gcAge = 10 * s.leaseNanos();
+    // Marked released by a peer after a lease duration unchanged: 9 more make 10 since the last renewal.
+    long gcAgeMarked = 9 * s.leaseNanos();
+    for (Lease lease : listed) {
+      LeaseKey key = lease.key();
+      if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
+        continue;
+      }
+      long age = observed.age(lease, now);
+      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? gcAgeMarked : gcAge)) {
+        deleteStale(lease);
+        continue;
+      }
+      if (lease.isFree() || !lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
+        continue; // released on close, a record whose holder is not its replica, or drained
+      }
+      if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
+        live.add(key.replicaId());
+        checkAssignment(lease);
+        expiresAt.accept(now + s.leaseNanos() - age);
+      } else if (age >= s.leaseNanos()) {
+        expiredMembers.add(lease);
+      }
+    }
+    return live;
+  }
+
+  /**
+   * Marks released (holder empty) the member leases seen unchanged for a lease duration, so a
+   * replica that joins later does not count a crashed member as live (a member lease it sees for
+   * the first time counts as just renewed). Done by the first of the sorted live replicas only,
+   * so a crash costs one write, not one per replica. A member that was only slow finds its lease
+   * changed at its next renewal and takes it back; membership never lets a replica take a lease.
+   */
+  void releaseExpired(Instant wall) {
+    for (Lease lease : expiredMembers) {
+      Map<String, String> annotations = new HashMap<>(lease.annotations());
+      annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());
+      try {
+        // renewTime stays the holder's last renewal: the record still says when it was last alive.
+        s.store().update(lease.withHolder("", lease.acquireTime(), lease.renewTime(), lease.transitions())
+            .withAnnotations(annotations));
+        log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
+            lease.key().replicaId(), Durations.format(s.leaseDuration()));
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+      } catch (LeaseConflictException e) {
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
+      } catch (LeaseStoreException | RuntimeException e) {
+        errors.failed("release expired member lease", lease.key(), e);
+        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
+      }
+    }
+  }
+
+  private void deleteStale(Lease lease) {
+    try {
+      s.store().delete(lease);
+      log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
+          s.replicaId(), lease.key().replicaId());
+      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.OK);
+    } catch (LeaseConflictException e) {
+      log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
+      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.CONFLICT);
+    } catch (LeaseStoreException | RuntimeException e) {
+      errors.failed("delete stale member lease", lease.key(), e);
+      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.ERROR);
+    }
+  }
+}
