@@ -19,6 +19,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Separate processes, as in production: an {@code api-server} and three {@code replica}
- * processes of {@code convoy-demo.jar}. A SIGKILLed replica's shards are reowned only after the
- * lease duration; a SIGTERMed one frees its shards, which are reowned within about one renew
+ * processes of {@code convoy-demo.jar}. A SIGKILLed replica's shards are taken only a lease
+ * duration after its last renewal of them; a SIGTERMed one frees its shards, which are reowned within about one renew
  * interval.
  */
 class MultiProcessIT {
@@ -69,11 +70,20 @@ class MultiProcessIT {
 
       // SIGKILL r-c: nothing is freed; its shards keep their holder until their leases expire.
       replicas.get("r-c").destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      long killed = System.nanoTime();
+      // Its last renewal of each of its shard leases (all processes share this machine's clock).
+      Map<Integer, Instant> lastRenewal = new HashMap<>();
+      for (int shard : List.of(2, 5)) {
+        Lease lease = shardLease(client, shard);
+        assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("r-c");
+        lastRenewal.put(shard, lease.getSpec().getRenewTime().toInstant());
+      }
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
           .until(() -> holders(client).equals(expected(List.of("r-a", "r-b"))));
-      double afterKill = (System.nanoTime() - killed) / 1e9;
-      assertThat(afterKill).as("reowned only after the 3 s lease duration").isGreaterThanOrEqualTo(3.0);
+      for (int shard : List.of(2, 5)) {
+        Instant taken = shardLease(client, shard).getSpec().getAcquireTime().toInstant();
+        assertThat(Duration.between(lastRenewal.get(shard), taken)).as("shard %d taken only after the 3 s lease "
+            + "duration since r-c last renewed it", shard).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+      }
 
       // SIGTERM r-b: it frees its shard leases and exits 0; r-a takes them at its next tick.
       Process b = replicas.get("r-b");
@@ -109,6 +119,10 @@ class MultiProcessIT {
       }
     }
     return m;
+  }
+
+  private static Lease shardLease(KubernetesClient client, int shard) {
+    return client.leases().inNamespace("convoy-system").withName("convoy-cm-shard-" + shard).get();
   }
 
   private Process start(String name, String... args) throws IOException {
