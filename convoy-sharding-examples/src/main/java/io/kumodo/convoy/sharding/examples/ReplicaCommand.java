@@ -99,7 +99,7 @@ public final class ReplicaCommand implements Command {
         if (events != null) {
           builder.onChange(events);
         }
-        replica = ShardedReplica.start(client, options.leaseNamespace(), flags.value("namespace", "demo"), builder,
+        replica = ShardedReplica.start(client, options.leaseStore(client), flags.value("namespace", "demo"), builder,
             workers);
       } catch (IllegalArgumentException e) {
         err.println(name() + ": " + e.getMessage());

@@ -46,7 +46,12 @@ public final class ShardedReplica implements AutoCloseable {
    */
   public static ShardedReplica start(KubernetesClient client, String leaseNamespace, String objectNamespace,
       Coordinator.Builder builder, int workers) {
-    KubernetesLeaseStore store = new KubernetesLeaseStore(client, leaseNamespace);
+    return start(client, new KubernetesLeaseStore(client, leaseNamespace), objectNamespace, builder, workers);
+  }
+
+  /** {@link #start(KubernetesClient, String, String, Coordinator.Builder, int)} on {@code store}, which it closes. */
+  public static ShardedReplica start(KubernetesClient client, KubernetesLeaseStore store, String objectNamespace,
+      Coordinator.Builder builder, int workers) {
     KillableScheduler scheduler = new KillableScheduler();
     Coordinator coordinator = builder.leaseStore(store).scheduler(scheduler).build();
     SampleController controller = new SampleController(client, objectNamespace, coordinator, workers,

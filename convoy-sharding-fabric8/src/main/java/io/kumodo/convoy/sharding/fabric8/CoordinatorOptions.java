@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  *   --lease-renew-interval duration  default 10s, shorter than --lease-duration
  *   --assignment modulo|balanced     default modulo; the same on all replicas of a component
  *   --advertise-address host:port    published on the member lease for owner look-ups (default none)
+ *   --max-writes-in-flight int       lease writes of one tick sent at once, 1 to 64 (default 8)
  * </pre>
  *
  * <p>Both {@code --flag value} and {@code --flag=value} are accepted; the last occurrence wins.
@@ -55,13 +56,15 @@ public final class CoordinatorOptions {
   public static final String ASSIGNMENT = "--assignment";
   /** {@code --advertise-address}: where this replica can be reached, {@code host:port}. */
   public static final String ADVERTISE_ADDRESS = "--advertise-address";
+  /** {@code --max-writes-in-flight}: how many lease writes of one tick the store sends at once. */
+  public static final String MAX_WRITES_IN_FLIGHT = "--max-writes-in-flight";
   /** The values {@code --assignment} accepts. */
   public static final List<String> ASSIGNMENTS = List.of("modulo", "balanced");
   /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
   public static final String DEFAULT_LEASE_NAMESPACE = "convoy-system";
 
   private static final List<String> FLAGS = List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
-      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS);
+      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS, MAX_WRITES_IN_FLIGHT);
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -73,9 +76,10 @@ public final class CoordinatorOptions {
   private final Duration leaseRenewInterval;
   private final Assignment assignment;
   private final String advertiseAddress;
+  private final int maxWritesInFlight;
 
   private CoordinatorOptions(int shards, String replicaId, String leaseNamespace, Duration leaseDuration,
-      Duration leaseRenewInterval, Assignment assignment, String advertiseAddress) {
+      Duration leaseRenewInterval, Assignment assignment, String advertiseAddress, int maxWritesInFlight) {
     this.shards = shards;
     this.replicaId = replicaId;
     this.leaseNamespace = leaseNamespace;
@@ -83,13 +87,14 @@ public final class CoordinatorOptions {
     this.leaseRenewInterval = leaseRenewInterval;
     this.assignment = assignment;
     this.advertiseAddress = advertiseAddress;
+    this.maxWritesInFlight = maxWritesInFlight;
   }
 
   /** The options and the arguments {@link #parseKnown} did not recognise, in their order. */
   public record Parsed(CoordinatorOptions options, List<String> unrecognized) {}
 
   /**
-   * Parses {@code args} strictly: any argument that is not one of the seven flags (with its value)
+   * Parses {@code args} strictly: any argument that is not one of the eight flags (with its value)
    * throws. Defaults come from {@code env} and the local host name.
    *
    * @throws OptionsException naming the first bad flag
@@ -104,9 +109,9 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * Parses the seven flags and returns every other argument, in order, for the application: an
+   * Parses the eight flags and returns every other argument, in order, for the application: an
    * unknown {@code --flag value} pair comes back as two arguments, and everything from a
-   * {@code --} on comes back as is. Bad values of the seven flags still throw.
+   * {@code --} on comes back as is. Bad values of the eight flags still throw.
    *
    * @throws OptionsException naming the first bad flag
    */
@@ -119,7 +124,7 @@ public final class CoordinatorOptions {
     return parse(args, env, hostname, false);
   }
 
-  /** The help text of the seven flags, one per line, with their defaults. */
+  /** The help text of the eight flags, one per line, with their defaults. */
   public static String usage() {
     return String.format(Locale.ROOT, ""
         + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
@@ -128,7 +133,8 @@ public final class CoordinatorOptions {
         + "  %-32s how long a lease lasts without renewal (default %s)%n"
         + "  %-32s the time between ticks, shorter than %s (default %s)%n"
         + "  %-32s how shards are divided, %s; the same on all replicas (default modulo)%n"
-        + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n",
+        + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n"
+        + "  %-32s lease writes of one tick sent at once, 1 to %d (default %d)%n",
         SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
         REPLICA_ID + " string",
         LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
@@ -136,7 +142,9 @@ public final class CoordinatorOptions {
         LEASE_RENEW_INTERVAL + " duration", LEASE_DURATION,
         Durations.format(Coordinator.Builder.DEFAULT_RENEW_INTERVAL),
         ASSIGNMENT + " name", String.join(" or ", ASSIGNMENTS),
-        ADVERTISE_ADDRESS + " host:port");
+        ADVERTISE_ADDRESS + " host:port",
+        MAX_WRITES_IN_FLIGHT + " int", KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT,
+        KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT);
   }
 
   /** S, the shard count. */
@@ -174,9 +182,17 @@ public final class CoordinatorOptions {
     return Optional.ofNullable(advertiseAddress);
   }
 
-  /** A {@link KubernetesLeaseStore} in the lease namespace; the caller closes it. */
+  /** How many lease writes of one tick the store sends at once ({@code --max-writes-in-flight}). */
+  public int maxWritesInFlight() {
+    return maxWritesInFlight;
+  }
+
+  /**
+   * A {@link KubernetesLeaseStore} in the lease namespace, sending at most
+   * {@link #maxWritesInFlight()} writes at once; the caller closes it.
+   */
   public KubernetesLeaseStore leaseStore(KubernetesClient client) {
-    return new KubernetesLeaseStore(client, leaseNamespace);
+    return KubernetesLeaseStore.builder(client, leaseNamespace).maxWritesInFlight(maxWritesInFlight).build();
   }
 
   /**
@@ -205,14 +221,19 @@ public final class CoordinatorOptions {
     return coordinatorBuilder(component, leaseStore(client));
   }
 
-  /** The options in flag form; {@code --assignment} and {@code --advertise-address} only when not the default. */
+  /**
+   * The options in flag form; {@code --assignment}, {@code --advertise-address} and
+   * {@code --max-writes-in-flight} only when not the default.
+   */
   @Override
   public String toString() {
     return SHARDS + "=" + shards + " " + REPLICA_ID + "=" + replicaId + " " + LEASE_NAMESPACE + "="
         + leaseNamespace + " " + LEASE_DURATION + "=" + Durations.format(leaseDuration) + " "
         + LEASE_RENEW_INTERVAL + "=" + Durations.format(leaseRenewInterval)
         + (assignment.equals(Assignment.modulo()) ? "" : " " + ASSIGNMENT + "=" + assignment.name())
-        + (advertiseAddress == null ? "" : " " + ADVERTISE_ADDRESS + "=" + advertiseAddress);
+        + (advertiseAddress == null ? "" : " " + ADVERTISE_ADDRESS + "=" + advertiseAddress)
+        + (maxWritesInFlight == KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT ? ""
+            : " " + MAX_WRITES_IN_FLIGHT + "=" + maxWritesInFlight);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -300,7 +321,25 @@ public final class CoordinatorOptions {
     }
     String address = values.containsKey(ADVERTISE_ADDRESS) ? AdvertiseAddress.check(values.get(ADVERTISE_ADDRESS))
         : null;
-    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew, assignment, address);
+    int writes = KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT;
+    if (values.containsKey(MAX_WRITES_IN_FLIGHT)) {
+      writes = maxWritesInFlight(values.get(MAX_WRITES_IN_FLIGHT));
+    }
+    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew, assignment, address, writes);
+  }
+
+  private static int maxWritesInFlight(String value) {
+    int max = KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT;
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new OptionsException(MAX_WRITES_IN_FLIGHT, MAX_WRITES_IN_FLIGHT + " must be an integer from 1 to " + max
+        + ": " + quote(value));
   }
 
   private static Assignment assignment(String value) {
