@@ -37,6 +37,8 @@ final class MemberLeases {
   private Lease member;
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
+  /** Since when (ticker) member renewals have succeeded with no gap of two renew intervals. */
+  private long healthySince = Long.MIN_VALUE;
   /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpired}). */
   private final List<Lease> expiredMembers = new ArrayList<>();
   /** Peer and assignment pairs already logged as a mismatch. */
@@ -111,6 +113,9 @@ final class MemberLeases {
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
             .withAnnotations(ownAnnotations(member.annotations())));
+      }
+      if (lastMemberRenew == Long.MIN_VALUE || sent - lastMemberRenew > 2 * s.renewNanos()) {
+        healthySince = sent;
       }
       lastMemberRenew = sent;
       errors.succeeded("renew member lease");
@@ -238,10 +243,17 @@ final class MemberLeases {
    * Marks released (holder empty) the member leases seen unchanged for a lease duration, so a
    * replica that joins later does not count a crashed member as live (a member lease it sees for
    * the first time counts as just renewed). Done by the first of the sorted live replicas only,
-   * so a crash costs one write, not one per replica. A member that was only slow finds its lease
+   * so a crash costs one write, not one per replica, and only while its own renewals have
+   * succeeded without a gap for a lease duration. A member that was only slow finds its lease
    * changed at its next renewal and takes it back; membership never lets a replica take a lease.
    */
-  void releaseExpired(Instant wall) {
+  void releaseExpired(Instant wall, long now) {
+    // Only a replica that has itself been renewing all along: after an outage every replica's
+    // stale view shows all peers unchanged, and each would count itself first.
+    if (lastMemberRenew == Long.MIN_VALUE || now - lastMemberRenew > s.renewNanos()
+        || now - healthySince < s.leaseNanos()) {
+      return;
+    }
     for (Lease lease : expiredMembers) {
       Map<String, String> annotations = new HashMap<>(lease.annotations());
       annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());

@@ -20,7 +20,7 @@ import java.util.Set;
  * <p>A record seen for the first time counts as just renewed, so a replica that starts waits a
  * full lease duration before it takes a lease that looked stale when it started. (For
  * membership alone, which decides what a replica wants but never lets it take a lease, the tick
- * also consults the wall clock about a first-seen record; see {@code TickRule}.)
+ * also consults the wall clock about a first-seen record; see {@code MemberLeases}.)
  */
 final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();

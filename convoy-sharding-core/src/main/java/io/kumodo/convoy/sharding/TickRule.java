@@ -140,9 +140,6 @@ final class TickRule {
     Collections.sort(live);
     int k = live.indexOf(s.replicaId());
     lastLive = List.copyOf(live);
-    if (k == 0) {
-      members.releaseExpired(wall);
-    }
 
     // 4. The wanted shards.
     BitSet wanted = s.assignment().wanted(view(live, k, listed, now));
@@ -186,6 +183,9 @@ final class TickRule {
     publish("assignment");
     finishAll(frees, wall);
     deleteOutOfRange(listed, now);
+    if (k == 0) {
+      members.releaseExpired(wall, now); // after the takes: it changes no one's assignment this tick
+    }
 
     // 7. Call the OnChange callbacks if the owned set changed.
     publish("assignment");

@@ -61,8 +61,8 @@ import org.slf4j.LoggerFactory;
  *       of one coordinator tick go out together. The threads are daemons and end when idle.
  *   <li>{@link #watch} calls its listener on every add, update and delete of the component's
  *       leases.
- *   <li>The cache catches up as soon as the API server answers again: when a write succeeds while
- *       the cache's watch has been down for more than {@link #WATCH_GRACE} (fabric8 would
+ *   <li>The cache catches up as soon as the API server answers again: when a write succeeds (or is
+ *       refused with a conflict) while the cache's watch has been down for more than {@link #WATCH_GRACE} (fabric8 would
  *       reconnect it only after its backoff, up to 32 watch reconnect intervals), the informer is
  *       replaced by a new one, which lists the leases again.
  * </ul>
@@ -294,8 +294,9 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   }
 
   /**
-   * The API server answers: if the cache of {@code component} has been without a watch for more
-   * than {@link #WATCH_GRACE}, replace it now rather than wait for fabric8's reconnect backoff.
+   * The API server answers (a write succeeded, or was refused with a conflict): if the cache of
+   * {@code component} has been without a watch for more than {@link #WATCH_GRACE}, replace it now
+   * rather than wait for fabric8's reconnect backoff.
    */
   private void writeSucceeded(String component) {
     ComponentLeases cache = caches.get(component);
@@ -323,10 +324,12 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     String what = operation + " " + key + " (Lease " + namespace + "/" + LeaseNames.name(key) + ")";
     if (e instanceof KubernetesClientException k) {
       if (k.getCode() == 409) {
+        writeSucceeded(key.component()); // an answer: the server is reachable, so a dead watch is stale
         return new LeaseConflictException(what + ": conflict: " + k.getMessage(), e);
       }
       if (k.getCode() == 404 && notFoundIsConflict) {
         written.remove(LeaseNames.name(key));
+        writeSucceeded(key.component());
         return new LeaseConflictException(what + ": not found", e);
       }
       return new LeaseStoreException(what + " failed" + (k.getCode() > 0 ? " with HTTP " + k.getCode() : "")
