@@ -80,4 +80,27 @@ class JoinAfterCrashTest {
     assertThat(b.coordinator.ownedShards()).containsExactly(1, 3, 5, 7, 9, 11);
     assertThat(cluster.violations).isEmpty();
   }
+
+  @Test
+  void aReplicaBackFromAnOutageMarksNoPeerUntilItHasRenewedForALeaseDuration() {
+    TestCluster cluster = new TestCluster(4);
+    FaultyStore outage = new FaultyStore(cluster.store);
+    cluster.start("cm-a", outage);
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW);
+    cluster.crash("cm-b");
+    cluster.run(TestCluster.RENEW); // cm-a sees cm-b's last version
+    outage.failing = true;
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
+    outage.failing = false;
+
+    // Back, cm-a sees cm-b's lease unchanged for longer than a lease duration, but its own view
+    // was blind all that time: it does not mark cm-b yet.
+    cluster.run(TestCluster.RENEW.plus(Duration.ofMillis(100)));
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-b")).holder()).isEqualTo("cm-b");
+    // After a lease duration of its own renewals, it does.
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-b")).annotations())
+        .containsEntry(LeaseAnnotations.EXPIRED_BY, "cm-a");
+  }
 }
