@@ -204,7 +204,7 @@ final class TickRule {
     }
     publish("close");
     // Running reconciles get three quarters of the close time limit; the writes keep the rest.
-    if (!waiter.awaitIdle(releasing.keySet(), now + (deadline - now) / 4 * 3)) {
+    if (!waiter.awaitIdle(releasing.keySet(), threeQuarters(now, deadline))) {
       log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
           s.component(), s.replicaId());
     }
@@ -219,14 +219,18 @@ final class TickRule {
     }
     // The frees get three quarters of the time left, so the member lease is always released:
     // without it, peers would not want even the shards that were freed until it expired.
-    long start = s.ticker().read();
     retryUntil = deadline;
     try {
-      finishAll(withinLimit(frees, start + (deadline - start) / 4 * 3), wall);
+      finishAll(withinLimit(frees, threeQuarters(s.ticker().read(), deadline)), wall);
     } finally {
       retryUntil = NO_LIMIT;
     }
     members.release(wall, deadline);
+  }
+
+  /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
+  private static long threeQuarters(long from, long deadline) {
+    return from + (deadline - from) / 4 * 3;
   }
 
   /**

@@ -18,14 +18,20 @@ import org.junit.jupiter.api.Test;
  */
 class JoinAfterCrashTest {
 
-  @Test
-  void theFirstLiveReplicaMarksACrashedMembersLeaseReleasedOnceItExpires() {
+  /** cm-a, cm-b and cm-c over 12 shards, converged; then cm-b crashes. */
+  private static TestCluster threeOfWhichCmBCrashes() {
     TestCluster cluster = new TestCluster(12);
     cluster.start("cm-a");
     cluster.start("cm-b");
     cluster.start("cm-c");
     cluster.run(TestCluster.RENEW);
     cluster.crash("cm-b");
+    return cluster;
+  }
+
+  @Test
+  void theFirstLiveReplicaMarksACrashedMembersLeaseReleasedOnceItExpires() {
+    TestCluster cluster = threeOfWhichCmBCrashes();
     cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
 
     Lease crashed = cluster.store.get(LeaseKey.member("convoy-cm", "cm-b"));
@@ -37,12 +43,7 @@ class JoinAfterCrashTest {
 
   @Test
   void aReplicaThatJoinsRightAfterACrashOwnsItsShareAtOnce() {
-    TestCluster cluster = new TestCluster(12);
-    cluster.start("cm-a");
-    cluster.start("cm-b");
-    cluster.start("cm-c");
-    cluster.run(TestCluster.RENEW);
-    cluster.crash("cm-b");
+    TestCluster cluster = threeOfWhichCmBCrashes();
     // Just past the crash's handover: cm-b's last renewal is a little over a lease duration old,
     // too recent for the wall-clock rule that lets a newcomer ignore a long-dead member.
     cluster.run(TestCluster.LEASE.plus(Duration.ofMillis(500)), Duration.ofMillis(10));

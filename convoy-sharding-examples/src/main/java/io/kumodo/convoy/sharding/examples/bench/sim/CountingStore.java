@@ -63,31 +63,31 @@ public final class CountingStore implements LeaseStore {
 
   @Override
   public Lease create(Lease lease) throws LeaseStoreException {
-    writes++;
-    try {
-      return store.create(lease);
-    } catch (LeaseConflictException e) {
-      conflicts++;
-      throw e;
-    }
+    return write(() -> store.create(lease));
   }
 
   @Override
   public Lease update(Lease lease) throws LeaseStoreException {
-    writes++;
-    try {
-      return store.update(lease);
-    } catch (LeaseConflictException e) {
-      conflicts++;
-      throw e;
-    }
+    return write(() -> store.update(lease));
   }
 
   @Override
   public void delete(Lease lease) throws LeaseStoreException {
+    write(() -> {
+      store.delete(lease);
+      return null;
+    });
+  }
+
+  private interface Write {
+    Lease run() throws LeaseStoreException;
+  }
+
+  /** Counts a write, and a conflict if it lost one. */
+  private Lease write(Write write) throws LeaseStoreException {
     writes++;
     try {
-      store.delete(lease);
+      return write.run();
     } catch (LeaseConflictException e) {
       conflicts++;
       throw e;
