@@ -4,20 +4,15 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
+import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.ShardChange;
-import io.kumodo.convoy.sharding.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Runs R coordinators over one {@link InMemoryLeaseStore} in virtual time under a seeded random
@@ -37,26 +32,30 @@ import java.util.TreeSet;
  * join of a new replica, partitions (every store call fails), flaky writes (a call fails before
  * it is applied, or is applied and its response lost, as a slow write that times out does),
  * outside writes that touch a lease, GC pauses that delay ticks, wall-clock offsets of several
- * lease durations and clock rate drift up to 1%. The same seed gives the same run; a failing
- * run's {@link Result#trace()} replays it step by step.
+ * lease durations and clock rate drift up to 1%. The faults are catalogued in {@link SimFaults},
+ * the checks in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in
+ * {@link SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()}
+ * replays it step by step.
  */
 public final class FaultSimulation {
-  private static final String COMPONENT = "sim";
+  static final String COMPONENT = "sim";
 
   private final long seed;
   private final int initialReplicas;
-  private final int shards;
-  private final Duration lease;
-  private final Duration renew;
+  final int shards;
+  final Duration lease;
+  final Duration renew;
   private final Duration faultPhase;
   private final int faults;
-  private final double maxDrift;
-  private final io.kumodo.convoy.sharding.Assignment assignment;
+  final double maxDrift;
+  final Assignment assignment;
 
-  private final Random random;
-  private final VirtualTime time = new VirtualTime();
-  private final InMemoryLeaseStore store = new InMemoryLeaseStore();
-  private final Map<String, SimReplica> replicas = new LinkedHashMap<>();
+  final Random random;
+  final VirtualTime time = new VirtualTime();
+  final InMemoryLeaseStore store = new InMemoryLeaseStore();
+  final Map<String, SimReplica> replicas = new LinkedHashMap<>();
+  private final List<SimFault> catalogue = SimFaults.catalogue();
+  private final SimChecker checker = new SimChecker(this);
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
   private int nextId;
@@ -101,7 +100,7 @@ public final class FaultSimulation {
 
   /** Runs the schedule and checks the invariants; deterministic for a seed. */
   public Result run() {
-    time.afterEachTask(this::checkSafety);
+    time.afterEachTask(checker::afterEachTask);
     for (int i = 0; i < initialReplicas; i++) {
       startReplica(newId());
     }
@@ -113,10 +112,11 @@ public final class FaultSimulation {
     at.sort(null);
     for (long t : at) {
       advanceTo(t);
-      if (!violations.isEmpty()) {
+      if (failed()) {
         break;
       }
-      injectFault();
+      catalogue.get(random.nextInt(catalogue.size())).inject(this);
+      lastFaultEnd = Math.max(lastFaultEnd, time.read());
     }
     advanceTo(Math.max(time.read(), lastFaultEnd));
     healAll();
@@ -124,9 +124,9 @@ public final class FaultSimulation {
     long settled = -1;
     long step = renew.toNanos() / 10;
     long deadline = settleStart + bound().toNanos();
-    while (violations.isEmpty() && time.read() < deadline + 3 * renew.toNanos()) {
+    while (!failed() && time.read() < deadline + 3 * renew.toNanos()) {
       time.advance(Duration.ofNanos(step));
-      if (allOwned()) {
+      if (checker.allOwned()) {
         if (settled < 0) {
           settled = time.read();
         }
@@ -134,12 +134,12 @@ public final class FaultSimulation {
         settled = -1;
       }
     }
-    if (violations.isEmpty()) {
+    if (!failed()) {
       if (settled < 0 || settled > deadline) {
-        violations.add("liveness: not every shard owned within " + bound() + " of the last fault; owners: "
-            + ownersTable());
+        violation("liveness: not every shard owned within " + bound() + " of the last fault; owners: "
+            + checker.ownersTable());
       }
-      checkOnChangeReplay();
+      checker.checkOnChangeReplay();
     }
     for (SimReplica r : replicas.values()) {
       r.scheduler.killed = true;
@@ -148,104 +148,72 @@ public final class FaultSimulation {
         settled < 0 ? null : Duration.ofNanos(settled - settleStart));
   }
 
-  // ---------------------------------------------------------------------------------------------
+  // What the faults and the checker use. ----------------------------------------------------------
 
-  private void injectFault() {
-    List<SimReplica> running = running();
-    List<SimReplica> down = new ArrayList<>();
-    for (SimReplica r : replicas.values()) {
-      if (r.crashed || r.stopped) {
-        down.add(r);
-      }
-    }
-    int kind = random.nextInt(8);
-    long now = time.read();
-    switch (kind) {
-      case 0 -> {
-        if (running.size() > 1) {
-          SimReplica r = pick(running);
-          r.crashed = true;
-          r.scheduler.killed = true;
-          note("crash " + r.id);
-        }
-      }
-      case 1 -> {
-        if (!down.isEmpty()) {
-          SimReplica r = pick(down);
-          r.scheduler.killed = true;
-          startReplica(r.id);
-          note("restart " + r.id);
-        }
-      }
-      case 2 -> {
-        if (running.size() > 1) {
-          SimReplica r = pick(running);
-          r.stopped = true;
-          r.coordinator.close();
-          note("graceful stop " + r.id);
-        }
-      }
-      case 3 -> {
-        String id = newId();
-        startReplica(id);
-        note("join " + id);
-      }
-      case 4 -> {
-        SimReplica r = pick(running);
-        long until = now + (long) (random.nextDouble() * 2 * lease.toNanos());
-        r.store.partitionedUntil = until;
-        lastFaultEnd = Math.max(lastFaultEnd, until);
-        note("partition " + r.id + " for " + Duration.ofNanos(until - now));
-      }
-      case 5 -> {
-        SimReplica r = pick(running);
-        long until = now + (long) (random.nextDouble() * lease.toNanos());
-        r.store.flakyUntil = until;
-        lastFaultEnd = Math.max(lastFaultEnd, until);
-        note("flaky and slow writes on " + r.id + " for " + Duration.ofNanos(until - now));
-      }
-      case 6 -> {
-        SimReplica r = pick(running);
-        long until = now + (long) (random.nextDouble() * 1.5 * lease.toNanos());
-        r.scheduler.pausedUntil = until;
-        lastFaultEnd = Math.max(lastFaultEnd, until);
-        note("GC pause " + r.id + " for " + Duration.ofNanos(until - now));
-      }
-      default -> {
-        int shard = random.nextInt(shards);
-        Lease l = store.get(LeaseKey.shard(COMPONENT, shard));
-        if (l != null) {
-          store.put(l.withAnnotations(Map.of("touched", Long.toString(now))));
-          note("outside write to the lease of shard " + shard + " (holder " + l.holder() + ")");
-        }
-      }
-    }
-    lastFaultEnd = Math.max(lastFaultEnd, now);
-  }
-
-  private void startReplica(String id) {
-    SimReplica r = new SimReplica(id);
+  /** Starts a process (a new one, or a restart under a known ID): built, primed and started. */
+  void startReplica(String id) {
+    Duration offset = Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos()));
+    SimReplica r = new SimReplica(this, id, offset);
     replicas.put(id, r);
     r.coordinator.prime();
     r.coordinator.start();
   }
 
-  private String newId() {
+  String newId() {
     return "r" + (nextId++);
   }
 
-  private SimReplica pick(List<SimReplica> list) {
+  <T> T pick(List<T> list) {
     return list.get(random.nextInt(list.size()));
   }
 
-  private List<SimReplica> running() {
+  /** The replicas neither crashed nor stopped. */
+  List<SimReplica> running() {
     List<SimReplica> list = new ArrayList<>();
     for (SimReplica r : replicas.values()) {
-      if (!r.crashed && !r.stopped) {
+      if (r.running()) {
         list.add(r);
       }
     }
     return list;
+  }
+
+  /** The crashed or stopped replicas. */
+  List<SimReplica> down() {
+    List<SimReplica> list = new ArrayList<>();
+    for (SimReplica r : replicas.values()) {
+      if (!r.running()) {
+        list.add(r);
+      }
+    }
+    return list;
+  }
+
+  /**
+   * A random end, up to {@code maxNanos} from now, for a fault that lasts; the liveness bound
+   * counts from the last such end.
+   */
+  long faultUntil(long maxNanos) {
+    long until = time.read() + (long) (random.nextDouble() * maxNanos);
+    lastFaultEnd = Math.max(lastFaultEnd, until);
+    return until;
+  }
+
+  /** For a trace: how long from now until {@code until}. */
+  Duration left(long until) {
+    return Duration.ofNanos(until - time.read());
+  }
+
+  void note(String event) {
+    trace.add(time.elapsed() + " " + event);
+  }
+
+  void violation(String what) {
+    violations.add(what);
+  }
+
+  boolean failed() {
+    return !violations.isEmpty();
   }
 
   private void healAll() {
@@ -262,111 +230,6 @@ public final class FaultSimulation {
     }
   }
 
-  private void checkSafety() {
-    if (!violations.isEmpty()) {
-      return;
-    }
-    for (int shard = 0; shard < shards; shard++) {
-      String first = null;
-      for (SimReplica r : replicas.values()) {
-        if (!r.crashed && r.coordinator.owns(shard)) {
-          if (first != null) {
-            violations.add("safety: at " + time.elapsed() + " shard " + shard + " owned by " + first + " and " + r.id);
-            return;
-          }
-          first = r.id;
-        }
-      }
-    }
-  }
-
-  private boolean allOwned() {
-    for (int shard = 0; shard < shards; shard++) {
-      boolean owned = false;
-      for (SimReplica r : running()) {
-        if (r.coordinator.owns(shard)) {
-          owned = true;
-          break;
-        }
-      }
-      if (!owned) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private void checkOnChangeReplay() {
-    for (SimReplica r : running()) {
-      if (!r.replay.equals(r.coordinator.ownedShards())) {
-        violations.add("OnChange: events of " + r.id + " add up to " + r.replay + " but it owns "
-            + r.coordinator.ownedShards());
-      }
-    }
-  }
-
-  private String ownersTable() {
-    StringBuilder sb = new StringBuilder();
-    for (SimReplica r : running()) {
-      sb.append(r.id).append('=').append(r.coordinator.ownedShards()).append(' ');
-    }
-    return sb.toString().trim();
-  }
-
-  private void note(String event) {
-    trace.add(time.elapsed() + " " + event);
-  }
-
-  /** One process: a coordinator with its own faulty store view, scheduler and clocks. */
-  private final class SimReplica {
-    final String id;
-    final SimStore store;
-    final SimScheduler scheduler = new SimScheduler(time);
-    final Coordinator coordinator;
-    final Set<Integer> replay = new TreeSet<>();
-    boolean crashed;
-    boolean stopped;
-
-    SimReplica(String id) {
-      this.id = id;
-      this.store = new SimStore(FaultSimulation.this.store, time, new Random(random.nextLong()));
-      double drift = (random.nextDouble() * 2 - 1) * maxDrift;
-      Ticker base = time;
-      Ticker drifting = () -> base.read() + (long) (base.read() * drift);
-      Duration offset = Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos()));
-      this.coordinator = Coordinator.builder()
-          .component(COMPONENT)
-          .replicaId(id)
-          .shardCount(shards)
-          .leaseDuration(lease)
-          .renewInterval(renew)
-          .leaseStore(store)
-          .ticker(drifting)
-          .clock(time.clock(offset))
-          .scheduler(scheduler)
-          .assignment(assignment)
-          .onChange(this::onChange)
-          .build();
-    }
-
-    private void onChange(ShardChange change) {
-      for (int s : change.acquired()) {
-        if (!replay.add(s)) {
-          violations.add("OnChange: " + id + " acquired shard " + s + " twice at " + time.elapsed());
-        }
-      }
-      for (int s : change.released()) {
-        if (!replay.remove(s)) {
-          violations.add("OnChange: " + id + " released shard " + s + " it did not own at " + time.elapsed());
-        }
-      }
-      if (!replay.equals(change.owned())) {
-        violations.add("OnChange: " + id + " events add up to " + replay + ", change says " + change.owned());
-      }
-      trace.add(time.elapsed() + "   " + id + " +" + change.acquired() + " -" + change.released());
-    }
-  }
-
   /** Builds a {@link FaultSimulation}. */
   public static final class Builder {
     private long seed;
@@ -377,12 +240,12 @@ public final class FaultSimulation {
     private Duration faultPhase = Duration.ofMinutes(10);
     private int faults = 12;
     private double maxDrift = 0.01;
-    private io.kumodo.convoy.sharding.Assignment assignment = io.kumodo.convoy.sharding.Assignment.modulo();
+    private Assignment assignment = Assignment.modulo();
 
     private Builder() {}
 
     /** The assignment every replica uses; default {@code modulo}. */
-    public Builder assignment(io.kumodo.convoy.sharding.Assignment assignment) {
+    public Builder assignment(Assignment assignment) {
       this.assignment = assignment;
       return this;
     }

@@ -1,0 +1,109 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The catalogue of faults a {@link FaultSimulation} draws from, each equally likely: the
+ * processes' and the network's here (crash, restart, graceful stop, join, partition, flaky and
+ * slow writes, GC pause, an outside write that touches a lease), and the families of other
+ * classes appended in {@link #catalogue()}.
+ */
+final class SimFaults {
+  private SimFaults() {}
+
+  /** Every fault kind, in a fixed order (a seed's schedule depends on it). */
+  static List<SimFault> catalogue() {
+    List<SimFault> all = new ArrayList<>(List.of(
+        SimFaults::crash,
+        SimFaults::restart,
+        SimFaults::gracefulStop,
+        SimFaults::join,
+        SimFaults::partition,
+        SimFaults::flakyWrites,
+        SimFaults::gcPause,
+        SimFaults::outsideTouch));
+    return List.copyOf(all);
+  }
+
+  /** A running replica stops ticking, without releasing anything (kept running if it is the last). */
+  static void crash(FaultSimulation sim) {
+    List<SimReplica> running = sim.running();
+    if (running.size() > 1) {
+      SimReplica r = sim.pick(running);
+      r.crashed = true;
+      r.scheduler.killed = true;
+      sim.note("crash " + r.id);
+    }
+  }
+
+  /** A crashed or stopped replica starts again under its ID. */
+  static void restart(FaultSimulation sim) {
+    List<SimReplica> down = sim.down();
+    if (!down.isEmpty()) {
+      SimReplica r = sim.pick(down);
+      r.scheduler.killed = true;
+      sim.startReplica(r.id);
+      sim.note("restart " + r.id);
+    }
+  }
+
+  /** A running replica closes its coordinator (kept running if it is the last). */
+  static void gracefulStop(FaultSimulation sim) {
+    List<SimReplica> running = sim.running();
+    if (running.size() > 1) {
+      SimReplica r = sim.pick(running);
+      r.stopped = true;
+      r.coordinator.close();
+      sim.note("graceful stop " + r.id);
+    }
+  }
+
+  /** A replica with a new ID starts. */
+  static void join(FaultSimulation sim) {
+    String id = sim.newId();
+    sim.startReplica(id);
+    sim.note("join " + id);
+  }
+
+  /** Every store call of one replica fails for up to 2 lease durations; its watch hears nothing. */
+  static void partition(FaultSimulation sim) {
+    SimReplica r = sim.pick(sim.running());
+    long until = sim.faultUntil(2 * sim.lease.toNanos());
+    r.store.partitionedUntil = until;
+    sim.note("partition " + r.id + " for " + sim.left(until));
+  }
+
+  /** 30% of one replica's calls fail before, 30% after they took effect, for up to a lease duration. */
+  static void flakyWrites(FaultSimulation sim) {
+    SimReplica r = sim.pick(sim.running());
+    long until = sim.faultUntil(sim.lease.toNanos());
+    r.store.flakyUntil = until;
+    sim.note("flaky and slow writes on " + r.id + " for " + sim.left(until));
+  }
+
+  /** One replica's ticks are held for up to 1.5 lease durations (a stop-the-world pause). */
+  static void gcPause(FaultSimulation sim) {
+    SimReplica r = sim.pick(sim.running());
+    long until = sim.faultUntil((long) (1.5 * sim.lease.toNanos()));
+    r.scheduler.pausedUntil = until;
+    sim.note("GC pause " + r.id + " for " + sim.left(until));
+  }
+
+  /** Another writer changes an annotation of a shard lease (a new version, nothing else). */
+  static void outsideTouch(FaultSimulation sim) {
+    int shard = sim.random.nextInt(sim.shards);
+    Lease l = sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+    if (l != null) {
+      sim.store.put(l.withAnnotations(Map.of("touched", Long.toString(sim.time.read()))));
+      sim.note("outside write to the lease of shard " + shard + " (holder " + l.holder() + ")");
+    }
+  }
+}

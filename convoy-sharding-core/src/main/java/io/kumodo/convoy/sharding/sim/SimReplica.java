@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.Ticker;
+import java.time.Duration;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One process of a {@link FaultSimulation}: a coordinator with its own faulty view of the shared
+ * store, its own scheduler (which a crash kills and a GC pause delays) and its own clocks (a
+ * wall-clock offset and a rate drift). Its OnChange events are replayed into {@link #replay} and
+ * checked as they arrive.
+ */
+final class SimReplica {
+  final String id;
+  final SimStore store;
+  final SimScheduler scheduler;
+  final Coordinator coordinator;
+  final Set<Integer> replay = new TreeSet<>();
+  private final FaultSimulation sim;
+  boolean crashed;
+  boolean stopped;
+
+  /** A replica whose wall clock is {@code offset} off the true time. */
+  SimReplica(FaultSimulation sim, String id, Duration offset) {
+    this.sim = sim;
+    this.id = id;
+    VirtualTime time = sim.time;
+    Random random = sim.random;
+    this.scheduler = new SimScheduler(time);
+    this.store = new SimStore(sim.store, time, new Random(random.nextLong()));
+    double drift = (random.nextDouble() * 2 - 1) * sim.maxDrift;
+    Ticker drifting = () -> time.read() + (long) (time.read() * drift);
+    this.coordinator = Coordinator.builder()
+        .component(FaultSimulation.COMPONENT)
+        .replicaId(id)
+        .shardCount(sim.shards)
+        .leaseDuration(sim.lease)
+        .renewInterval(sim.renew)
+        .leaseStore(store)
+        .ticker(drifting)
+        .clock(time.clock(offset))
+        .scheduler(scheduler)
+        .assignment(sim.assignment)
+        .onChange(this::onChange)
+        .build();
+  }
+
+  /** True while the process runs: neither crashed nor stopped. */
+  boolean running() {
+    return !crashed && !stopped;
+  }
+
+  private void onChange(ShardChange change) {
+    for (int s : change.acquired()) {
+      if (!replay.add(s)) {
+        sim.violation("OnChange: " + id + " acquired shard " + s + " twice at " + sim.time.elapsed());
+      }
+    }
+    for (int s : change.released()) {
+      if (!replay.remove(s)) {
+        sim.violation("OnChange: " + id + " released shard " + s + " it did not own at " + sim.time.elapsed());
+      }
+    }
+    if (!replay.equals(change.owned())) {
+      sim.violation("OnChange: " + id + " events add up to " + replay + ", change says " + change.owned());
+    }
+    sim.note("  " + id + " +" + change.acquired() + " -" + change.released());
+  }
+}
