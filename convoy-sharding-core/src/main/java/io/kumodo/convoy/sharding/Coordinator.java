@@ -408,7 +408,7 @@ public final class Coordinator implements AutoCloseable {
     releaseWaiting = true;
     try {
       rule.releaseAll(settings.ticker().read() + settings.closeTimeout().toNanos(), this::awaitIdle);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
     }
   }
@@ -434,7 +434,8 @@ public final class Coordinator implements AutoCloseable {
       }
       completeDrain();
       return rule.nextDeadline(fallback);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // Whatever a tick throws, an Error too, ends that tick only: the loop goes on, loudly.
       log.error("{}/{}: tick failed; the next tick runs as scheduled", settings.component(), settings.replicaId(),
           e);
       return fallback;

@@ -10,7 +10,9 @@ import org.slf4j.Logger;
 
 /**
  * Logs a store error once per kind (operation and exception type) at WARN until that operation
- * succeeds again; repeats go to DEBUG, so a down API server does not flood the log.
+ * succeeds again; repeats go to DEBUG, so a down API server does not flood the log. An
+ * {@link Error} (say a {@code NoClassDefFoundError} in a client library) is logged at ERROR, with
+ * its stack trace: the call counts as failed and the ticks go on, but it needs a person.
  */
 final class ErrorLog {
   private final Logger log;
@@ -24,7 +26,9 @@ final class ErrorLog {
 
   synchronized void failed(String operation, Object subject, Throwable e) {
     String kind = operation + ":" + e.getClass().getName();
-    if (seen.add(kind)) {
+    if (e instanceof Error && seen.add(kind)) {
+      log.error("{} {} {} failed with an Error, retrying at the next tick", prefix, operation, subject, e);
+    } else if (seen.add(kind)) {
       log.warn("{} {} {} failed, retrying at the next tick: {}", prefix, operation, subject, e.toString());
     } else if (log.isDebugEnabled()) {
       log.debug("{} {} {} failed again: {}", prefix, operation, subject, e.toString());

@@ -77,7 +77,7 @@ final class MemberLeases {
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
-      } catch (LeaseStoreException | RuntimeException e) {
+      } catch (LeaseStoreException | RuntimeException | Error e) {
         errors.failed("release member lease", memberKey, e);
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
       }
@@ -138,7 +138,7 @@ final class MemberLeases {
         // replica was cut off): write it back on the listed version now, not a renew interval later.
         renew(listed, wall, regular);
       }
-    } catch (LeaseStoreException | RuntimeException e) {
+    } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("renew member lease", memberKey, e);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
     }
@@ -266,7 +266,7 @@ final class MemberLeases {
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
-      } catch (LeaseStoreException | RuntimeException e) {
+      } catch (LeaseStoreException | RuntimeException | Error e) {
         errors.failed("release expired member lease", lease.key(), e);
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
       }
@@ -282,7 +282,7 @@ final class MemberLeases {
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
       StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.CONFLICT);
-    } catch (LeaseStoreException | RuntimeException e) {
+    } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("delete stale member lease", lease.key(), e);
       StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.ERROR);
     }

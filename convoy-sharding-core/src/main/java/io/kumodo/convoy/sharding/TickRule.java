@@ -331,7 +331,7 @@ final class TickRule {
       List<Lease> listed = s.store().list(s.component());
       errors.succeeded("list");
       return listed;
-    } catch (LeaseStoreException | RuntimeException e) {
+    } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("list", s.component(), e);
       return null;
     }
@@ -442,7 +442,7 @@ final class TickRule {
     CompletableFuture<Lease> answer;
     try {
       answer = create ? s.store().createAsync(request) : s.store().updateAsync(request);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       answer = CompletableFuture.failedFuture(e);
     }
     return new Write(op, operation, shard, base, sent, answer);
@@ -457,8 +457,8 @@ final class TickRule {
       } catch (LeaseConflictException e) {
         conflicted(w, e, wall);
         continue;
-      } catch (LeaseStoreException | RuntimeException e) {
-        failed(w, e);
+      } catch (LeaseStoreException | RuntimeException | Error e) {
+        failed(w, e); // an Error too: logged at ERROR, that write failed, the tick goes on
         continue;
       }
       succeeded(w, written);
@@ -553,7 +553,7 @@ final class TickRule {
     }
   }
 
-  private void failed(Write w, Exception e) {
+  private void failed(Write w, Throwable e) {
     int shard = w.shard();
     switch (w.op()) {
       case RENEW -> errors.failed("renew shard lease", shard, e);
@@ -585,7 +585,7 @@ final class TickRule {
   private Lease reread(LeaseKey key) {
     try {
       return find(s.store().list(s.component()), key);
-    } catch (LeaseStoreException | RuntimeException e) {
+    } catch (LeaseStoreException | RuntimeException | Error e) {
       return null;
     }
   }
