@@ -630,13 +630,16 @@ public final class Coordinator implements AutoCloseable {
       return this;
     }
 
-    /** How long a lease lasts without renewal; default 30 s. Longer than the longest reconcile. */
+    /**
+     * How long a lease lasts without renewal; default 30 s, at most 24 h ({@link DurationLimits}).
+     * Longer than the longest reconcile.
+     */
     public Builder leaseDuration(Duration leaseDuration) {
       this.leaseDuration = leaseDuration;
       return this;
     }
 
-    /** The time between ticks; default 10 s; shorter than the lease duration. */
+    /** The time between ticks; default 10 s; at least 100 ms and shorter than the lease duration. */
     public Builder renewInterval(Duration renewInterval) {
       this.renewInterval = renewInterval;
       return this;
@@ -655,7 +658,7 @@ public final class Coordinator implements AutoCloseable {
       return this;
     }
 
-    /** The time limit for freeing the shard leases in {@link Coordinator#close()}; default 5 s. */
+    /** The time limit for freeing the shard leases in {@link Coordinator#close()}; default 5 s, at most 24 h. */
     public Builder closeTimeout(Duration closeTimeout) {
       this.closeTimeout = closeTimeout;
       return this;
@@ -744,15 +747,11 @@ public final class Coordinator implements AutoCloseable {
       if (shardCount < 1 || shardCount > MAX_SHARD_COUNT) {
         throw new IllegalArgumentException("shardCount must be between 1 and " + MAX_SHARD_COUNT + ": " + shardCount);
       }
-      requirePositive("leaseDuration", leaseDuration);
-      requirePositive("renewInterval", renewInterval);
+      DurationLimits.leaseDuration("leaseDuration", leaseDuration);
+      DurationLimits.renewInterval("renewInterval", renewInterval, "leaseDuration", leaseDuration);
       if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
         // Lease.spec.leaseDurationSeconds is whole seconds; sub-second durations are for tests.
         log.debug("leaseDuration {} is not whole seconds", Durations.format(leaseDuration));
-      }
-      if (renewInterval.compareTo(leaseDuration) >= 0) {
-        throw new IllegalArgumentException("renewInterval must be shorter than leaseDuration: "
-            + Durations.format(renewInterval) + " >= " + Durations.format(leaseDuration));
       }
       if (renewInterval.multipliedBy(3).compareTo(leaseDuration) > 0) {
         log.warn("renewInterval {} is more than a third of leaseDuration {}: one or two slow renewals can cost "
@@ -770,7 +769,7 @@ public final class Coordinator implements AutoCloseable {
         throw new IllegalArgumentException("fencingMargin must be at least 0s and less than leaseDuration - "
             + "renewInterval (" + Durations.format(gap) + "): " + Durations.format(margin));
       }
-      requirePositive("closeTimeout", closeTimeout);
+      DurationLimits.closeTimeout("closeTimeout", closeTimeout);
       Objects.requireNonNull(assignment, "assignment");
       if (leaseStore == null) {
         throw new IllegalArgumentException("leaseStore is required");
@@ -778,13 +777,6 @@ public final class Coordinator implements AutoCloseable {
       Settings settings = new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin,
           closeTimeout, keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock);
       return new Coordinator(settings, listeners, scheduler);
-    }
-
-    private static void requirePositive(String name, Duration d) {
-      if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be greater than 0s: "
-            + (d == null ? "null" : Durations.format(d)));
-      }
     }
 
     private static String quote(String s) {

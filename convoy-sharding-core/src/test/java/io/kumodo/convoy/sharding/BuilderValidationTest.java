@@ -45,7 +45,19 @@ class BuilderValidationTest {
         Arguments.of("zero lease", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ZERO),
             "leaseDuration must be greater than 0s", ": 0s"),
         Arguments.of("negative renew", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofSeconds(-1)),
-            "renewInterval must be greater than 0s", ": -1s"),
+            "renewInterval must be at least 100ms and shorter than leaseDuration", ": -1s"),
+        Arguments.of("one-nanosecond renew", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofNanos(1)),
+            "renewInterval must be at least 100ms and shorter than leaseDuration", ": 1ns"),
+        Arguments.of("renew just under 100ms", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofMillis(99)),
+            "renewInterval must be at least 100ms", ": 99ms"),
+        Arguments.of("lease whose ten durations overflow", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ofHours(300_000)),
+            "leaseDuration must be greater than 0s and at most 24h0m0s", ": 300000h0m0s"),
+        Arguments.of("lease beyond int32 seconds", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ofHours(596_524)),
+            "leaseDuration must be greater than 0s and at most 24h0m0s", ": 596524h0m0s"),
+        Arguments.of("lease just over a day", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ofHours(24).plusNanos(1)),
+            "leaseDuration must be greater than 0s and at most 24h0m0s", ": 24h0m0.000000001s"),
+        Arguments.of("close timeout of years", (UnaryOperator<Coordinator.Builder>) b -> b.closeTimeout(Duration.ofDays(200 * 365)),
+            "closeTimeout must be greater than 0s and at most 24h0m0s", ": 1752000h0m0s"),
         Arguments.of("renew not shorter", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofSeconds(40)),
             "renewInterval must be shorter than leaseDuration", "40s >= 30s"),
         Arguments.of("renew equal", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ofSeconds(10)),
@@ -83,7 +95,9 @@ class BuilderValidationTest {
     valid().replicaId("a".repeat(100) + "." + "b".repeat(152)).build();
     valid().shardCount(1).build();
     valid().shardCount(65536).build();
-    valid().leaseDuration(Duration.ofMillis(2)).renewInterval(Duration.ofMillis(1)).build();
+    valid().leaseDuration(Duration.ofMillis(101)).renewInterval(Duration.ofMillis(100)).build();
+    valid().leaseDuration(Duration.ofHours(24)).renewInterval(Duration.ofHours(8)).closeTimeout(Duration.ofHours(24))
+        .build();
     valid().fencingMargin(Duration.ZERO).build();
   }
 }

@@ -53,4 +53,21 @@ class MemberGarbageCollectionTest {
     cluster.run(TestCluster.LEASE.multipliedBy(10).plusSeconds(20));
     assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-b"))).isNull();
   }
+
+  @Test
+  void withTheLongestAllowedLeaseDurationLiveReplicasKeepEachOthersMemberLeases() {
+    assertLiveMembersKeptFor30Days(DurationLimits.MAX_DURATION);
+  }
+
+  private static void assertLiveMembersKeptFor30Days(Duration lease) {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(),
+        b -> b.leaseDuration(lease).renewInterval(lease.dividedBy(3)));
+    cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(Duration.ofDays(30), Duration.ofHours(1));
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).holder()).isEqualTo("cm-a");
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-b")).holder()).isEqualTo("cm-b");
+    assertThat(cluster.owned("cm-a")).hasSize(2);
+    assertThat(cluster.owned("cm-b")).hasSize(2);
+  }
 }

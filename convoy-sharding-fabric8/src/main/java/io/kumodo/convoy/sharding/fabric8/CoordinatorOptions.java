@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.fabric8;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.DurationLimits;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.LeaseStore;
 import java.net.InetAddress;
@@ -27,8 +28,8 @@ import java.util.regex.Pattern;
  *   --shards int                     S, 1 to 65536 (default 32)
  *   --replica-id string              default $POD_NAME, then the hostname, lowercased
  *   --lease-namespace string         default $POD_NAMESPACE, then convoy-system
- *   --lease-duration duration        default 30s
- *   --lease-renew-interval duration  default 10s, shorter than --lease-duration
+ *   --lease-duration duration        default 30s, at most 24h
+ *   --lease-renew-interval duration  default 10s, at least 100ms and shorter than --lease-duration
  *   --assignment modulo|balanced     default modulo; the same on all replicas of a component
  *   --advertise-address host:port    published on the member lease for owner look-ups (default none)
  *   --max-writes-in-flight int       lease writes of one tick sent at once, 1 to 64 (default 8)
@@ -130,16 +131,17 @@ public final class CoordinatorOptions {
         + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
         + "  %-32s this replica's ID, a DNS subdomain name (default $POD_NAME, then the hostname)%n"
         + "  %-32s the namespace of the Lease objects (default $POD_NAMESPACE, then %s)%n"
-        + "  %-32s how long a lease lasts without renewal (default %s)%n"
-        + "  %-32s the time between ticks, shorter than %s (default %s)%n"
+        + "  %-32s how long a lease lasts without renewal, at most %s (default %s)%n"
+        + "  %-32s the time between ticks, at least %s and shorter than %s (default %s)%n"
         + "  %-32s how shards are divided, %s; the same on all replicas (default modulo)%n"
         + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n"
         + "  %-32s lease writes of one tick sent at once, 1 to %d (default %d)%n",
         SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
         REPLICA_ID + " string",
         LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
-        LEASE_DURATION + " duration", Durations.format(Coordinator.Builder.DEFAULT_LEASE_DURATION),
-        LEASE_RENEW_INTERVAL + " duration", LEASE_DURATION,
+        LEASE_DURATION + " duration", Durations.format(DurationLimits.MAX_DURATION),
+        Durations.format(Coordinator.Builder.DEFAULT_LEASE_DURATION),
+        LEASE_RENEW_INTERVAL + " duration", Durations.format(DurationLimits.MIN_RENEW_INTERVAL), LEASE_DURATION,
         Durations.format(Coordinator.Builder.DEFAULT_RENEW_INTERVAL),
         ASSIGNMENT + " name", String.join(" or ", ASSIGNMENTS),
         ADVERTISE_ADDRESS + " host:port",
@@ -311,9 +313,15 @@ public final class CoordinatorOptions {
     }
     Duration lease = duration(LEASE_DURATION, values, Coordinator.Builder.DEFAULT_LEASE_DURATION);
     Duration renew = duration(LEASE_RENEW_INTERVAL, values, Coordinator.Builder.DEFAULT_RENEW_INTERVAL);
-    if (renew.compareTo(lease) >= 0) {
-      throw new OptionsException(LEASE_RENEW_INTERVAL, LEASE_RENEW_INTERVAL + " must be shorter than "
-          + LEASE_DURATION + ": " + Durations.format(renew) + " >= " + Durations.format(lease));
+    try {
+      DurationLimits.leaseDuration(LEASE_DURATION, lease);
+    } catch (IllegalArgumentException e) {
+      throw new OptionsException(LEASE_DURATION, e.getMessage());
+    }
+    try {
+      DurationLimits.renewInterval(LEASE_RENEW_INTERVAL, renew, LEASE_DURATION, lease);
+    } catch (IllegalArgumentException e) {
+      throw new OptionsException(LEASE_RENEW_INTERVAL, e.getMessage());
     }
     Assignment assignment = Assignment.modulo();
     if (values.containsKey(ASSIGNMENT)) {

@@ -77,6 +77,11 @@ class CoordinatorOptionsTest {
         bad("--lease-renew-interval 30s", "--lease-renew-interval"),
         bad("--lease-duration 5s --lease-renew-interval 6s", "--lease-renew-interval"),
         bad("--lease-renew-interval", "--lease-renew-interval"),
+        bad("--lease-duration 300000h", "--lease-duration"),
+        bad("--lease-duration 596524h", "--lease-duration"),
+        bad("--lease-duration 24h0m0.001s", "--lease-duration"),
+        bad("--lease-renew-interval 1ns", "--lease-renew-interval"),
+        bad("--lease-renew-interval 99ms", "--lease-renew-interval"),
         bad("--shard 3", "--shard"),
         bad("--verbose", "--verbose"),
         bad("-shards=3", "-shards=3"),
@@ -91,6 +96,22 @@ class CoordinatorOptionsTest {
     assertThat(e).as("no exception for %s", args).isNotNull();
     assertThat(e.flag()).isEqualTo(flag);
     assertThat(e.getMessage()).contains(flag).doesNotContain("\n");
+  }
+
+  @Test
+  void anOutOfRangeDurationNamesTheFlagTheRangeAndTheValue() {
+    OptionsException e = catchThrowableOfType(OptionsException.class,
+        () -> CoordinatorOptions.parse(split("--lease-duration 300000h"), POD_ENV, () -> null));
+    assertThat(e.getMessage()).isEqualTo("--lease-duration must be greater than 0s and at most 24h0m0s: 300000h0m0s");
+
+    e = catchThrowableOfType(OptionsException.class,
+        () -> CoordinatorOptions.parse(split("--lease-renew-interval 1ns"), POD_ENV, () -> null));
+    assertThat(e.getMessage())
+        .isEqualTo("--lease-renew-interval must be at least 100ms and shorter than --lease-duration: 1ns");
+
+    CoordinatorOptions edges = CoordinatorOptions.parse(split("--lease-duration 24h --lease-renew-interval 100ms"),
+        POD_ENV, () -> null);
+    edges.coordinatorBuilder("convoy-cm", new InMemoryLeaseStore()).build().close();
   }
 
   @Test
