@@ -155,8 +155,10 @@ public final class Coordinator implements AutoCloseable {
    * Stops ticking and frees every owned shard lease, within the close timeout (5 s by
    * default); the shards leave the owned set before their leases are written free. Unless
    * {@link Builder#keepMembershipOnClose(boolean)} is set, the member lease is kept but marked
-   * released (empty holder), so peers stop counting this replica at their next tick. Safe to
-   * call more than once.
+   * released (empty holder), so peers stop counting this replica at their next tick. From its
+   * start, {@link #owns(int)} is false for every shard and the OnChange callbacks report no
+   * ownership again, even if a tick that was stuck on the store returns later. Safe to call more
+   * than once.
    */
   @Override
   public void close() {
@@ -164,6 +166,8 @@ public final class Coordinator implements AutoCloseable {
     if (previous == State.CLOSED) {
       return;
     }
+    // Owns nothing from now on, whatever a running tick does later.
+    ownership.close();
     AutoCloseable handle;
     synchronized (scheduleLock) {
       if (pending != null) {
@@ -195,9 +199,8 @@ public final class Coordinator implements AutoCloseable {
         tickLock.unlock();
       }
     } else {
-      // Owns nothing from now on: the stuck tick republishes only if its held set changes, and
-      // when it returns it frees the leases (releaseOnce).
-      ownership.publish(Set.of());
+      // Owns nothing already (ownership.close above); when the stuck tick returns it frees the
+      // leases (releaseOnce) and reports the release to the callbacks.
       log.warn("{}/{}: a tick still runs after the close time limit {}; owned shards end now, their leases are "
           + "freed when that tick returns", settings.component(), settings.replicaId(),
           Durations.format(settings.closeTimeout()));

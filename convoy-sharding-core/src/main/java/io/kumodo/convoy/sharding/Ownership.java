@@ -35,6 +35,8 @@ final class Ownership {
   /** Per shard: reconciles running (entered and not exited). */
   private final AtomicIntegerArray inFlight;
   private volatile Snapshot snapshot;
+  /** Set by {@link #close()}: from then on the published set stays empty. */
+  private volatile boolean closed;
 
   Ownership(int shardCount, Ticker ticker) {
     this.shardCount = shardCount;
@@ -158,8 +160,25 @@ final class Ownership {
     return (long) LONGS.getAcquire(validUntil, shard);
   }
 
-  /** Publishes {@code shards} as the owned set. */
+  /**
+   * Ends all ownership for good (the coordinator is closing): the published set is empty from
+   * now on, whatever a tick that is still running publishes later.
+   */
+  void close() {
+    closed = true;
+    publish(Set.of());
+  }
+
+  /** True after {@link #close()}. */
+  boolean closed() {
+    return closed;
+  }
+
+  /** Publishes {@code shards} as the owned set; after {@link #close()}, the empty set. */
   void publish(Set<Integer> shards) {
+    if (closed && !shards.isEmpty()) {
+      shards = Set.of();
+    }
     long[] bits = new long[(shardCount + 63) >>> 6];
     for (int s : shards) {
       bits[s >>> 6] |= 1L << s;

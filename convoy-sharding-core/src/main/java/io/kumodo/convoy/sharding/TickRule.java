@@ -711,7 +711,8 @@ final class TickRule {
 
   /** Publishes the held set for {@code owns} and reports a change to the callbacks. */
   private void publish(String reason) {
-    Set<Integer> now = new TreeSet<>(held.keySet());
+    // After close() nothing is owned, even if a tick that close() gave up waiting for holds leases.
+    Set<Integer> now = ownership.closed() ? new TreeSet<>() : new TreeSet<>(held.keySet());
     if (now.equals(notified)) {
       return;
     }
