@@ -184,6 +184,8 @@ public final class Coordinator implements AutoCloseable {
         log.debug("closing the lease watch failed", e);
       }
     }
+    // The time limit counts from here, the wait for a running tick included.
+    long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
     boolean locked;
     try {
       // A tick stuck on the store must not hold close() past its time limit.
@@ -194,7 +196,7 @@ public final class Coordinator implements AutoCloseable {
     }
     if (locked) {
       try {
-        releaseOnce();
+        releaseOnce(deadline);
       } finally {
         tickLock.unlock();
       }
@@ -403,14 +405,14 @@ public final class Coordinator implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
 
   /** At close, under the tick lock: frees the leases, once (close or a late tick, whichever is first). */
-  private void releaseOnce() {
+  private void releaseOnce(long deadline) {
     if (released) {
       return;
     }
     released = true;
     releaseWaiting = true;
     try {
-      rule.releaseAll(settings.ticker().read() + settings.closeTimeout().toNanos(), this::awaitIdle);
+      rule.releaseAll(deadline, this::awaitIdle);
     } catch (RuntimeException | Error e) {
       log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
     }
@@ -426,7 +428,8 @@ public final class Coordinator implements AutoCloseable {
       long start = settings.ticker().read();
       rule.tick(regular);
       if (state.get() == State.CLOSED) {
-        releaseOnce(); // close() gave up waiting for this tick
+        // close() gave up waiting for this tick: free the leases now, with a time limit of their own.
+        releaseOnce(settings.ticker().read() + settings.closeTimeout().toNanos());
         return fallback;
       }
       releaseWaiting = rule.waitingForIdle();

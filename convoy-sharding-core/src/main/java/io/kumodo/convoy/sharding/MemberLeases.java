@@ -70,9 +70,14 @@ final class MemberLeases {
         released = released.withAnnotations(annotations);
       }
       try {
-        CompletableFuture<Lease> answer = s.store().updateAsync(released);
-        StoreCalls.awaitAnswers(s.ticker(), List.of(answer), deadline);
-        member = StoreCalls.answer(StoreCalls.inOrLate(answer, s.closeTimeout()));
+        Lease request = released;
+        CompletableFuture<Lease> answer;
+        // Off this thread, like the frees: a store whose writes block cannot hold close past its limit.
+        try (CloseWrites writes = new CloseWrites(s)) {
+          answer = writes.answers(List.of(writes.start(() -> s.store().updateAsync(request), deadline)), deadline,
+              s.closeTimeout()).get(0);
+        }
+        member = StoreCalls.answer(answer);
         drainedByUs = false;
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {

@@ -44,8 +44,8 @@ final class StoreCalls {
    * waited for at most the time left; with a ticker that does not advance in real time (virtual
    * time), that is up to the time left for each.
    */
-  static void awaitAnswers(Ticker ticker, List<CompletableFuture<Lease>> answers, long deadline) {
-    for (CompletableFuture<Lease> answer : answers) {
+  static void awaitAnswers(Ticker ticker, List<? extends java.util.concurrent.Future<?>> answers, long deadline) {
+    for (java.util.concurrent.Future<?> answer : answers) {
       try {
         answer.get(Math.max(0, deadline - ticker.read()), TimeUnit.NANOSECONDS);
       } catch (TimeoutException | ExecutionException e) {

@@ -213,15 +213,29 @@ final class TickRule {
           s.component(), s.replicaId(), releasing.size());
       return;
     }
-    List<Write> frees = new ArrayList<>();
-    for (int shard : releasing.keySet()) {
-      frees.add(startFree(shard, wall));
-    }
-    // The frees get three quarters of the time left, so the member lease is always released:
+    // The frees are started off this thread, so a store whose writes block cannot hold close past
+    // its limit; they get three quarters of the time left, so the member lease is always released:
     // without it, peers would not want even the shards that were freed until it expired.
+    long cutoff = threeQuarters(s.ticker().read(), deadline);
+    List<Integer> shards = new ArrayList<>(releasing.keySet());
+    List<CompletableFuture<Lease>> answers;
+    try (CloseWrites writes = new CloseWrites(s)) {
+      List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(shards.size());
+      for (int shard : shards) {
+        Lease mine = releasing.get(shard);
+        Lease request = mine.withHolder("", mine.acquireTime(), wall, mine.transitions());
+        started.add(writes.start(() -> s.store().updateAsync(request), cutoff));
+      }
+      answers = writes.answers(started, cutoff, s.closeTimeout());
+    }
+    List<Write> frees = new ArrayList<>(shards.size());
+    for (int i = 0; i < shards.size(); i++) {
+      int shard = shards.get(i);
+      frees.add(new Write(Op.FREE, "free", shard, releasing.get(shard), now, answers.get(i)));
+    }
     retryUntil = deadline;
     try {
-      finishAll(withinLimit(frees, threeQuarters(s.ticker().read(), deadline)), wall);
+      finishAll(frees, wall);
     } finally {
       retryUntil = NO_LIMIT;
     }
@@ -231,22 +245,6 @@ final class TickRule {
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
   private static long threeQuarters(long from, long deadline) {
     return from + (deadline - from) / 4 * 3;
-  }
-
-  /**
-   * The writes with each answer that is not in when the ticker passes {@code deadline} replaced
-   * by a failure: that lease is left to expire. Each late answer is waited for until the ticker
-   * passes the deadline; with a ticker that does not advance in real time (virtual time), up to
-   * the time left for each.
-   */
-  private List<Write> withinLimit(List<Write> writes, long deadline) {
-    StoreCalls.awaitAnswers(s.ticker(), writes.stream().map(Write::answer).toList(), deadline);
-    List<Write> answered = new ArrayList<>(writes.size());
-    for (Write w : writes) {
-      answered.add(new Write(w.op(), w.operation(), w.shard(), w.base(), w.sent(),
-          StoreCalls.inOrLate(w.answer(), s.closeTimeout())));
-    }
-    return answered;
   }
 
   /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */

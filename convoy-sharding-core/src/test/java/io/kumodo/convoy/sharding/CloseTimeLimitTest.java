@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.sim.VirtualTime;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code close()} keeps its time limit whatever the store does, also when the store's async
+ * writes are synchronous (the SPI's default, and a {@code KubernetesLeaseStore} with one write in
+ * flight), and still attempts the release of the member lease within the limit.
+ */
+class CloseTimeLimitTest {
+  private static final int SHARDS = 8;
+
+  @Test
+  void closeWithSynchronousWritesOfOneSecondEachEndsWithinFiveSecondsAndReleasesTheMember() {
+    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    AtomicLong ticker = new AtomicLong();
+    AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
+    boolean[] slow = {false};
+    // Each write takes one second of the ticker, on the calling thread, with the async defaults.
+    LeaseStore store = new ForwardingLeaseStore(shared) {
+      @Override
+      public Lease update(Lease lease) throws LeaseStoreException {
+        if (!slow[0]) {
+          return delegate.update(lease);
+        }
+        if (lease.key().role() == LeaseRole.MEMBER) {
+          memberReleaseStartedAt.set(ticker.get());
+        }
+        Lease written = delegate.update(lease);
+        ticker.addAndGet(Duration.ofSeconds(1).toNanos());
+        return written;
+      }
+    };
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
+        .leaseStore(store).ticker(ticker::get).clock(new VirtualTime().clock()).build();
+    a.prime();
+    assertThat(a.ownedShards()).hasSize(SHARDS);
+    slow[0] = true;
+    long start = ticker.get();
+
+    a.close();
+
+    assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
+    assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+    long freed = java.util.stream.IntStream.range(0, SHARDS)
+        .filter(s -> shared.get(LeaseKey.shard("convoy-cm", s)).isFree()).count();
+    assertThat(freed).as("the frees started within three quarters of the limit").isBetween(1L, SHARDS - 1L);
+  }
+
+  @Test
+  void closeWithSynchronousShardWritesThatNeverReturnEndsAtItsLimitAndReleasesTheMember() throws Exception {
+    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    CountDownLatch never = new CountDownLatch(1);
+    boolean[] hang = {false};
+    LeaseStore store = new ForwardingLeaseStore(shared) {
+      @Override
+      public Lease update(Lease lease) throws LeaseStoreException {
+        if (hang[0] && lease.key().role() == LeaseRole.SHARD) {
+          try {
+            never.await(); // a write that blocks its caller until the test ends
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return delegate.update(lease);
+      }
+    };
+    // The system ticker: the limit is real time here.
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
+        .leaseStore(store).closeTimeout(Duration.ofMillis(300)).build();
+    a.prime();
+    hang[0] = true;
+    try {
+      // Fails with a TimeoutException if close() waits for a blocked write.
+      CompletableFuture.runAsync(a::close).get(3, TimeUnit.SECONDS);
+      assertThat(a.ownedShards()).isEmpty();
+      assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).as("member released").isTrue();
+      assertThat(shared.get(LeaseKey.shard("convoy-cm", 0)).holder()).as("left to expire").isEqualTo("cm-a");
+    } finally {
+      never.countDown();
+    }
+  }
+}
