@@ -594,6 +594,8 @@ public final class Coordinator implements AutoCloseable {
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** The word {@code member} after a {@code -}: the components whose Lease names could overlap another's. */
+    private static final Pattern MEMBER_WORD = Pattern.compile("-member(-|$)");
     private static final Pattern REPLICA_ID =
         Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final int MAX_COMPONENT_LENGTH = 40;
@@ -618,7 +620,10 @@ public final class Coordinator implements AutoCloseable {
 
     private Builder() {}
 
-    /** Required: the component, a DNS label of at most 40 characters, e.g. {@code convoy-cm}. */
+    /**
+     * Required: the component, a DNS label of at most 40 characters, e.g. {@code convoy-cm}, with
+     * no word {@code member} after a {@code -} (so that no two components' Lease names overlap).
+     */
     public Builder component(String component) {
       this.component = component;
       return this;
@@ -743,6 +748,13 @@ public final class Coordinator implements AutoCloseable {
           || component.length() > MAX_COMPONENT_LENGTH) {
         throw new IllegalArgumentException("component must be a DNS label of 1 to " + MAX_COMPONENT_LENGTH
             + " characters (lowercase letters, digits and '-', starting and ending with a letter or digit): "
+            + quote(component));
+      }
+      if (MEMBER_WORD.matcher(component).find()) {
+        // <c>-member-<id> of component c would equal a lease name of component c-member or c-member-...
+        throw new IllegalArgumentException("component must not contain the word \"member\" after a '-' (as in "
+            + "x-member or x-member-y): its Lease names could equal the member Lease names of the component before "
+            + "that word (x-member-shard-1 is shard 1 of x-member and the member Lease of replica shard-1 of x): "
             + quote(component));
       }
       if (replicaId == null || !REPLICA_ID.matcher(replicaId).matches()

@@ -32,6 +32,7 @@ final class MemberLeases {
   private final Observations observed;
   private final ErrorLog errors;
   private final LeaseKey memberKey;
+  private final CreateConflicts creates;
 
   /** Our member lease as we last wrote it, or null when we must re-read it. */
   private Lease member;
@@ -55,6 +56,7 @@ final class MemberLeases {
     this.observed = observed;
     this.errors = errors;
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
+    this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
   }
 
   /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
@@ -124,6 +126,7 @@ final class MemberLeases {
       }
       lastMemberRenew = sent;
       errors.succeeded("renew member lease");
+      creates.settled(memberKey);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
       if (applying != null) {
         // Written once; from now on the member lease says (an operator may change it again).
@@ -133,8 +136,12 @@ final class MemberLeases {
         }
       }
     } catch (LeaseConflictException e) {
-      log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
-          e.getMessage());
+      if (operation.equals("create")) {
+        creates.conflicted(memberKey, e.getMessage());
+      } else {
+        log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
+            e.getMessage());
+      }
       boolean wasKnown = member != null;
       member = null;
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);

@@ -52,6 +52,7 @@ final class TickRule {
   private final List<OnChange> listeners;
   private final Observations observed = new Observations();
   private final ErrorLog errors;
+  private final CreateConflicts creates;
   private final MemberLeases members;
 
   /** The shard leases we hold, as we last wrote them. */
@@ -89,6 +90,7 @@ final class TickRule {
     this.ownership = ownership;
     this.listeners = new java.util.concurrent.CopyOnWriteArrayList<>(listeners);
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
+    this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);
     this.absentSince = new long[s.shardCount()];
     java.util.Arrays.fill(absentSince, NEVER);
@@ -372,7 +374,9 @@ final class TickRule {
       // Our own earlier take, whose answer was lost: renew it on the version it created.
       return start(Op.TAKE, "renew", shard, listed, listed.renewed(wall, s.leaseDuration()), false);
     }
-    if (listed == null) {
+    if (listed != null) {
+      creates.settled(listed.key());
+    } else {
       if (!mayCreate(shard, now)) {
         return null;
       }
@@ -473,6 +477,7 @@ final class TickRule {
       case TAKE -> {
         hold(shard, written, w.sent());
         errors.succeeded("take shard lease");
+        creates.settled(written.key());
         Long since = wantedSince.remove(shard);
         Lease listed = w.base();
         boolean takeover = listed != null && !listed.isFree() && !w.operation().equals("renew");
@@ -524,7 +529,11 @@ final class TickRule {
             shard);
       }
       case TAKE -> {
-        log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+        if (w.base() == null) {
+          creates.conflicted(LeaseKey.shard(s.component(), shard), e.getMessage());
+        } else {
+          log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+        }
         report(LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.CONFLICT);
       }
       case KEEP_RELEASED -> {

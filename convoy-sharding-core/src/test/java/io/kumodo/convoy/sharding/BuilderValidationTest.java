@@ -32,6 +32,10 @@ class BuilderValidationTest {
             "component must be", "\"Convoy\""),
         Arguments.of("long component", (UnaryOperator<Coordinator.Builder>) b -> b.component("c".repeat(41)),
             "1 to 40 characters", "ccc"),
+        Arguments.of("component ending in -member", (UnaryOperator<Coordinator.Builder>) b -> b.component("x-member"),
+            "component must not contain the word \"member\" after a '-'", "\"x-member\""),
+        Arguments.of("component with a -member- word", (UnaryOperator<Coordinator.Builder>) b -> b.component("a-member-b"),
+            "component must not contain the word \"member\" after a '-'", "\"a-member-b\""),
         Arguments.of("missing replica", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId(null),
             "replicaId must be a DNS subdomain name of 1 to 253 characters", "null"),
         Arguments.of("replica with slash", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("a/b"),
@@ -93,6 +97,10 @@ class BuilderValidationTest {
   @Test
   void acceptsAPodNameOf253CharactersAndTheEdgesOfEveryRange() {
     valid().replicaId("a".repeat(100) + "." + "b".repeat(152)).build();
+    valid().component("member-x").build();
+    valid().component("x-members").build();
+    valid().component("x-shard").build();
+    valid().component("x-shard-member1").build();
     valid().shardCount(1).build();
     valid().shardCount(65536).build();
     valid().leaseDuration(Duration.ofMillis(101)).renewInterval(Duration.ofMillis(100)).build();

@@ -28,6 +28,11 @@ import java.util.HexFormat;
  *   <li>shard lease: {@code <component>-shard-<i>}, {@code i} in decimal.
  * </ul>
  *
+ * <p>Two components that {@code Coordinator.Builder} accepts never produce one name: a name of
+ * one component can only equal a name of another when the other is {@code <c>-member} or
+ * starts with {@code <c>-member-} (then {@code memberName("c", "shard-1")} is its shard 1), and
+ * the builder rejects a component with the word {@code member} after a {@code -}.
+ *
  * <p>Label values are at most 63 characters, so no label ever carries a replica ID.
  */
 public final class LeaseNames {
