@@ -47,12 +47,12 @@ public final class ApiServerCommand implements Command {
   @Override
   public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
     int port;
+    if (Flags.helpAsked(args)) {
+      out.print(summary() + "\n\n" + FLAGS.usage());
+      return EXIT_OK;
+    }
     try {
       ParsedFlags flags = FLAGS.parse(args);
-      if (flags.help()) {
-        out.print(summary() + "\n\n" + FLAGS.usage());
-        return EXIT_OK;
-      }
       flags.requireNoPositional();
       port = flags.intValue("port", 0, 0, 65535);
     } catch (UsageException e) {

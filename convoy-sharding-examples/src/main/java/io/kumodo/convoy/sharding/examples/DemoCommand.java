@@ -51,12 +51,12 @@ public final class DemoCommand implements Command {
     Duration renew;
     int shards;
     int clusters;
+    if (Flags.helpAsked(args)) {
+      out.println(flags.usage());
+      return EXIT_OK;
+    }
     try {
       parsed = flags.parse(args);
-      if (parsed.help()) {
-        out.println(flags.usage());
-        return EXIT_OK;
-      }
       parsed.requireNoPositional();
       shards = parsed.intValue("shards", 12, 1, 256);
       clusters = parsed.intValue("clusters", 10, 1, 1000);

@@ -70,6 +70,22 @@ public final class Flags {
   }
 
   /**
+   * Whether {@code args} ask for help: {@code --help} or {@code -h} before any {@code --}. A
+   * command checks this before it parses or validates anything else (flags, values, the
+   * environment), so that help always prints, also beside an unknown flag or a bad value.
+   */
+  public static boolean helpAsked(List<String> args) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        return false;
+      } else if (arg.equals("--help") || arg.equals("-h")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Parses {@code args}.
    *
    * @throws UsageException with a one-line message naming the flag, for an unknown flag, a

@@ -70,13 +70,13 @@ public final class ReplicaCommand implements Command {
     int workers;
     int healthPort;
     boolean drainOnStop;
+    if (Flags.helpAsked(args)) { // before the spec flags and $POD_NAME are validated
+      out.print(summary() + "\n\n" + FLAGS.usage() + "\nspec flags:\n" + CoordinatorOptions.usage());
+      return EXIT_OK;
+    }
     try {
       CoordinatorOptions.Parsed parsed = CoordinatorOptions.parseKnown(args, env);
       flags = FLAGS.parse(parsed.unrecognized());
-      if (flags.help()) {
-        out.print(summary() + "\n\n" + FLAGS.usage() + "\nspec flags:\n" + CoordinatorOptions.usage());
-        return EXIT_OK;
-      }
       flags.requireNoPositional();
       options = parsed.options();
       component = flags.value("component", DemoCommand.COMPONENT);

@@ -82,12 +82,12 @@ public final class StatusCommand implements Command {
     int shards;
     String subcommand = null;
     String argument = null;
+    if (Flags.helpAsked(args)) {
+      out.print(summary() + "\n\n" + FLAGS.usage() + SUBCOMMANDS);
+      return EXIT_OK;
+    }
     try {
       flags = FLAGS.parse(args);
-      if (flags.help()) {
-        out.print(summary() + "\n\n" + FLAGS.usage() + SUBCOMMANDS);
-        return EXIT_OK;
-      }
       shards = flags.intValue("shards", 0, 0, 65536);
       interval = interval(flags);
       List<String> positional = flags.positional();

@@ -59,6 +59,14 @@ class FlagsTest {
   }
 
   @Test
+  void helpIsAskedBeforeAnyDoubleDashWhateverElseTheArgumentsHold() {
+    assertThat(Flags.helpAsked(List.of("--bogus", "--port", "x", "-h"))).isTrue();
+    assertThat(Flags.helpAsked(List.of("a", "--help"))).isTrue();
+    assertThat(Flags.helpAsked(List.of("--", "--help"))).isFalse();
+    assertThat(Flags.helpAsked(List.of("--port", "1"))).isFalse();
+  }
+
+  @Test
   void wordsThatAreNotFlagsArePositionalAndDoubleDashEndsTheFlags() throws Exception {
     ParsedFlags parsed = flags.parse(List.of("a", "--verbose", "b", "--", "--port", "-x"));
     assertThat(parsed.positional()).containsExactly("a", "b", "--port", "-x");
