@@ -51,6 +51,10 @@ public final class StatusCommand implements Command {
         drain-replica ID     mark replica ID drained: it hands over all its shards, takes none
         undrain-replica ID   remove the mark: the replica takes its share again
       """;
+  /** The shortest {@code --interval}: see {@link #interval}. */
+  static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+  /** The longest {@code --interval}. */
+  static final Duration MAX_INTERVAL = Duration.ofHours(1);
   private static final List<String> NAMES = List.of("drain-shard", "undrain-shard", "drain-replica", "undrain-replica");
 
   private final Clock clock;
@@ -181,11 +185,24 @@ public final class StatusCommand implements Command {
         + (shards > 0 ? " (--shards " + shards + ")" : "") + ": '" + text + "'");
   }
 
+  /**
+   * The {@code --interval} of {@code --watch}, from {@link #MIN_INTERVAL} to {@link #MAX_INTERVAL}.
+   * Each redraw is one LIST of all the component's Leases: below a second a watching terminal
+   * costs the API server more than all the replicas' renewals (default every 10 s, rarely set
+   * below 1 s) and shows nothing new to a reader; zero was a busy loop.
+   */
   private static Duration interval(ParsedFlags flags) throws UsageException {
+    String text = flags.value("interval", "2s");
+    Duration interval;
     try {
-      return Durations.parse(flags.value("interval", "2s"));
+      interval = Durations.parse(text);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--interval: " + e.getMessage());
     }
+    if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
+      throw new UsageException("invalid value for --interval: " + text + " is not in "
+          + Durations.format(MIN_INTERVAL) + ".." + Durations.format(MAX_INTERVAL));
+    }
+    return interval;
   }
 }

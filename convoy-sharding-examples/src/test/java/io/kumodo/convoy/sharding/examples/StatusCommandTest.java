@@ -41,7 +41,12 @@ class StatusCommandTest {
       "drain-shard -1           | unknown flag: -1",
       "drain-shard 8 --shards 8 | the shard must be an integer from 0 to 7 (--shards 8): '8'",
       "drain-shard 1 --watch    | --watch is for the table, not for drain-shard",
-      "--bogus                  | unknown flag: --bogus"})
+      "--bogus                  | unknown flag: --bogus",
+      "--watch --interval 0s    | invalid value for --interval: 0s is not in 1s..1h",
+      "--watch --interval 500us | invalid value for --interval: 500us is not in 1s..1h",
+      "--interval 999ms         | invalid value for --interval: 999ms is not in 1s..1h",
+      "--watch --interval 2h    | invalid value for --interval: 2h is not in 1s..1h",
+      "--interval soon          | --interval: "})
   void badCommandLinesExitTwoWithOneLineNamingTheProblem(String args, String message) throws Exception {
     assertThat(run(args.trim().split(" +"))).isEqualTo(Command.EXIT_USAGE);
     assertThat(out.size()).isZero();
