@@ -80,8 +80,6 @@ final class TickRule {
   /** Per shard index: since when (ticker) this replica has seen its lease missing; NEVER if present. */
   private final long[] absentSince;
   private static final long NEVER = Long.MIN_VALUE;
-  /** Whether another replica was live at this tick. */
-  private boolean peersLive;
   /** When each wanted but not yet held shard was first wanted (ticker reading). */
   private final Map<Integer, Long> wantedSince = new HashMap<>();
 
@@ -135,7 +133,6 @@ final class TickRule {
 
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = members.live(listed, now, wall, this::expiresAt);
-    peersLive = live.size() > (live.contains(s.replicaId()) ? 1 : 0);
     noteMissingShardLeases(listed, now);
 
     // 3. Sort the live IDs: k is our position, N the count.
@@ -657,14 +654,17 @@ final class TickRule {
   }
 
   /**
-   * A missing shard lease may be created at once only while no other replica is live: in a
-   * running component it may have been deleted by an outsider while its holder still acts on the
-   * shard until its next renewal. So with peers, the lease must have been seen missing for a
-   * lease duration, as long as an expiry.
+   * A missing shard lease is created only after this replica has seen it missing for a lease
+   * duration (since its first tick, for a lease missing then): an outsider may have deleted it
+   * while its holder still acts on the shard until its next renewal or until its watch reports
+   * the delete, and nothing that can be listed tells who that holder is, nor whether it is live
+   * (the member leases may be gone too, its watch may lag, the store may have no watch, a wall
+   * clock may make it look dead). After a lease duration, its fencing deadline has passed, as
+   * for an expiry. So a fresh installation waits a lease duration for its first ownership.
    */
   private boolean mayCreate(int shard, long now) {
     long since = absentSince[shard] == NEVER ? now : absentSince[shard];
-    if (!peersLive || now - since >= s.leaseNanos()) {
+    if (now - since >= s.leaseNanos()) {
       return true;
     }
     expiresAt(since + s.leaseNanos());

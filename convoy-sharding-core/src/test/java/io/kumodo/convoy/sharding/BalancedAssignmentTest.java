@@ -134,7 +134,7 @@ class BalancedAssignmentTest {
 
   @Test
   void coordinatorsUsingItConvergeToBalancedLoadsAndPublishItsName() {
-    TestCluster cluster = new TestCluster(10, new InMemoryLeaseStore(), b -> b.assignment(BALANCED));
+    TestCluster cluster = new TestCluster(10, TestCluster.installed("convoy-cm", 10), b -> b.assignment(BALANCED));
     for (String id : List.of("a", "b", "c")) {
       cluster.start(id);
     }

@@ -24,7 +24,7 @@ class CloseTimeLimitTest {
 
   @Test
   void closeWithSynchronousWritesOfOneSecondEachEndsWithinFiveSecondsAndReleasesTheMember() {
-    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
     AtomicLong ticker = new AtomicLong();
     AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
     boolean[] slow = {false};
@@ -63,7 +63,7 @@ class CloseTimeLimitTest {
 
   @Test
   void closeWithSynchronousShardWritesThatNeverReturnEndsAtItsLimitAndReleasesTheMember() throws Exception {
-    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
     CountDownLatch never = new CountDownLatch(1);
     boolean[] hang = {false};
     LeaseStore store = new ForwardingLeaseStore(shared) {

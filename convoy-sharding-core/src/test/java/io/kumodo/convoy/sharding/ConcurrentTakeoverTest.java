@@ -17,24 +17,28 @@ import org.junit.jupiter.api.Test;
 /** Two replicas write one lease at the same time: the resource version lets exactly one win. */
 class ConcurrentTakeoverTest {
 
-  /** Holds every create of shard 0 until both replicas have read the store and try it. */
+  /**
+   * Holds every take of shard 0 (the lease exists, free: the component ran before) until both
+   * replicas have read the store and try it.
+   */
   static final class RendezvousStore extends ForwardingLeaseStore {
     final CyclicBarrier barrier = new CyclicBarrier(2);
 
     RendezvousStore() {
-      super(new InMemoryLeaseStore());
+      super(TestCluster.installed("convoy-cm", 1));
     }
 
     @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == 0 && barrier.getParties() > 0) {
+    public Lease update(Lease lease) throws LeaseStoreException {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == 0 && !lease.isFree()
+          && barrier.getParties() > 0) {
         try {
           barrier.await(10, TimeUnit.SECONDS);
         } catch (Exception e) {
           // The second attempt (next tick) runs alone: the barrier is broken, go on.
         }
       }
-      return delegate.create(lease);
+      return delegate.update(lease);
     }
   }
 
@@ -49,7 +53,7 @@ class ConcurrentTakeoverTest {
     VirtualTime time = new VirtualTime();
     Coordinator a = replica("cm-a", store, time);
     Coordinator b = replica("cm-b", store, time);
-    // Both start at once: each sees only itself, wants shard 0, and creates its lease at the same moment.
+    // Both start at once: each sees only itself, wants shard 0, and takes its free lease at the same moment.
     CompletableFuture<Void> fa = CompletableFuture.runAsync(a::prime);
     CompletableFuture<Void> fb = CompletableFuture.runAsync(b::prime);
     CompletableFuture.allOf(fa, fb).get(20, TimeUnit.SECONDS);

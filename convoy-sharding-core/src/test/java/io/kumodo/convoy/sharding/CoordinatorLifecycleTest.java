@@ -95,7 +95,7 @@ class CoordinatorLifecycleTest {
 
   @Test
   void keepMembershipOnCloseLeavesTheShardsUnownedUntilTheMemberLeaseExpires() {
-    TestCluster cluster = new TestCluster(8, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(true));
+    TestCluster cluster = new TestCluster(8, TestCluster.installed("convoy-cm", 8), b -> b.keepMembershipOnClose(true));
     cluster.start("cm-a");
     cluster.start("cm-b");
     cluster.start("cm-c");
@@ -161,7 +161,7 @@ class CoordinatorLifecycleTest {
   @Test
   void closeKeepsItsTimeLimitWhenATickIsStuckOnTheStoreAndTheLeasesAreFreedWhenTheTickReturns()
       throws Exception {
-    TestCluster cluster = new TestCluster(2, new InMemoryLeaseStore(), b -> b.closeTimeout(Duration.ofMillis(200)));
+    TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> b.closeTimeout(Duration.ofMillis(200)));
     java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
     boolean[] block = {false};

@@ -57,7 +57,7 @@ class CreateConflictWarningTest {
 
   @Test
   void aShardLeaseCreateThatKeepsFailingIsLoggedAtWarnOnce() {
-    TestCluster cluster = new TestCluster(2);
+    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
     NamesTaken store = new NamesTaken(cluster.store);
     cluster.start("cm-a", store);
     cluster.run(TestCluster.LEASE.multipliedBy(4));
@@ -67,7 +67,7 @@ class CreateConflictWarningTest {
 
   @Test
   void aMemberLeaseCreateThatKeepsFailingIsLoggedAtWarnOnce() {
-    TestCluster cluster = new TestCluster(2);
+    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
     NamesTaken store = new NamesTaken(cluster.store);
     cluster.start("cm-b", store);
     cluster.run(TestCluster.RENEW.multipliedBy(6));
@@ -76,7 +76,7 @@ class CreateConflictWarningTest {
 
   @Test
   void oneLostCreateRaceIsNoWarning() {
-    TestCluster cluster = new TestCluster(2);
+    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
     cluster.start("cm-a", new ForwardingLeaseStore(cluster.store) {
       boolean lost;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DrainTest {
 
   private static TestCluster cluster(String assignment) {
-    return new TestCluster(8, new InMemoryLeaseStore(), b -> b.assignment(Assignment.named(assignment)));
+    return new TestCluster(8, TestCluster.installed("convoy-cm", 8), b -> b.assignment(Assignment.named(assignment)));
   }
 
   private static void annotate(TestCluster cluster, LeaseKey key, boolean drained) {
@@ -134,7 +134,7 @@ class DrainTest {
   @ParameterizedTest(name = "keepMembershipOnClose={0}")
   @ValueSource(booleans = {false, true})
   void closeRemovesTheDrainMarkThisReplicaSetSoARestartUnderTheSameIdIsUndrained(boolean keep) {
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> b.keepMembershipOnClose(keep));
     TestCluster.Replica a = cluster.start("a");
     cluster.start("b");
     cluster.run(Duration.ofSeconds(20));

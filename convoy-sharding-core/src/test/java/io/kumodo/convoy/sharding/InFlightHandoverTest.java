@@ -80,7 +80,7 @@ class InFlightHandoverTest {
 
   @Test
   void closeFreesAnywayWhenAReconcileOutlastsTheCloseTimeout() throws Exception {
-    TestCluster cluster = new TestCluster(1, new InMemoryLeaseStore(),
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
         b -> b.closeTimeout(Duration.ofMillis(200)));
     TestCluster.Replica a = cluster.start("cm-a");
     assertThat(a.coordinator.enterShard(0)).isTrue();

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class LostAnswerTest {
 
-  /** Applies every write, but reports the first take or create of shard 1 as failed. */
+  /**
+   * Applies every write, but reports the first take or create of shard 1 as failed (a take of
+   * the installed free lease; a create where no lease exists).
+   */
   static final class LosesOneAnswer extends ForwardingLeaseStore {
     boolean lost;
 
@@ -27,6 +30,16 @@ class LostAnswerTest {
     public Lease create(Lease lease) throws LeaseStoreException {
       Lease written = delegate.create(lease);
       if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1) {
+        lost = true;
+        throw new LeaseStoreException("injected: timeout after the write took effect");
+      }
+      return written;
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      Lease written = delegate.update(lease);
+      if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1 && !written.isFree()) {
         lost = true;
         throw new LeaseStoreException("injected: timeout after the write took effect");
       }

@@ -23,7 +23,7 @@ class NothingOwnedAfterCloseTest {
 
   @Test
   void aTickStuckOnTheStoreThatTakesALeaseAfterCloseReturnedReportsNoOwnership() throws Exception {
-    TestCluster cluster = new TestCluster(2, new InMemoryLeaseStore(), b -> b.closeTimeout(Duration.ofMillis(200)));
+    TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> b.closeTimeout(Duration.ofMillis(200)));
     CountDownLatch stuck = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
     boolean[] block = {false};

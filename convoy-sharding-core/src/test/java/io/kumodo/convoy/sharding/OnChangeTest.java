@@ -66,7 +66,7 @@ class OnChangeTest {
   @Test
   void aThrowingCallbackIsLoggedAndDoesNotStopTheCoordinatorOrOtherCallbacks() {
     List<ShardChange> seen = new ArrayList<>();
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> b
         .onChange(c -> {
           throw new IllegalStateException("boom");
         })

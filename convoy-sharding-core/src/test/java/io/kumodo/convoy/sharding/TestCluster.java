@@ -34,8 +34,33 @@ final class TestCluster {
   final List<String> violations = new ArrayList<>();
   private final Consumer<Coordinator.Builder> customizer;
 
+  /** A cluster of an installed component: its shard leases exist, free (see {@link #installed}). */
   TestCluster(int shards) {
-    this(shards, new InMemoryLeaseStore(), b -> {});
+    this(shards, installed("convoy-cm", shards), b -> {});
+  }
+
+  /** A cluster of a component never run before: no lease exists. */
+  static TestCluster fresh(int shards) {
+    return new TestCluster(shards, new InMemoryLeaseStore(), b -> {});
+  }
+
+  /**
+   * A store in which {@code component} ran before and every replica stopped gracefully: its
+   * shard leases exist, free. (A fresh installation has none, and a replica creates a missing
+   * lease only after a lease duration, since whoever held it may still act on it:
+   * {@code DeletedLeaseTest}.)
+   */
+  static InMemoryLeaseStore installed(String component, int shards) {
+    InMemoryLeaseStore store = new InMemoryLeaseStore();
+    install(store, component, shards);
+    return store;
+  }
+
+  /** Puts the free shard leases of {@code component} into {@code store}. */
+  static void install(InMemoryLeaseStore store, String component, int shards) {
+    for (int shard = 0; shard < shards; shard++) {
+      store.put(new Lease(LeaseKey.shard(component, shard), "", LEASE, null, null, 0, java.util.Map.of(), null));
+    }
   }
 
   TestCluster(int shards, InMemoryLeaseStore store, Consumer<Coordinator.Builder> customizer) {

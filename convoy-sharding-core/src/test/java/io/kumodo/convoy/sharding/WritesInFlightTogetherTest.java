@@ -133,11 +133,15 @@ class WritesInFlightTogetherTest {
 
   @Test
   void theCreatesOfAColdStartAreAllInFlightBeforeAnyIsAnsweredAndEachShardIsOwnedOnceItsAnswerIsIn() {
-    TestCluster.Replica a = cluster.start("cm-a", store);
+    // A fresh installation: the leases are created a lease duration after the first tick (DeletedLeaseTest).
+    TestCluster fresh = TestCluster.fresh(8);
+    AnswersOnDemand store = new AnswersOnDemand(fresh.store);
+    TestCluster.Replica a = fresh.start("cm-a", store);
+    fresh.run(TestCluster.LEASE, Duration.ofMillis(1));
     assertThat(store.batches).containsExactly(8);
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
     for (int shard = 0; shard < 8; shard++) {
-      assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).holder()).isEqualTo("cm-a");
+      assertThat(fresh.store.get(LeaseKey.shard("convoy-cm", shard)).holder()).isEqualTo("cm-a");
     }
   }
 
@@ -171,13 +175,16 @@ class WritesInFlightTogetherTest {
 
   @Test
   void aFailedWriteInABatchCostsOnlyItsOwnShardWhichIsRetriedAtTheNextTick() {
+    TestCluster fresh = TestCluster.fresh(8);
+    AnswersOnDemand store = new AnswersOnDemand(fresh.store);
     store.failing = 3;
-    TestCluster.Replica a = cluster.start("cm-a", store);
+    TestCluster.Replica a = fresh.start("cm-a", store);
+    fresh.run(TestCluster.LEASE, Duration.ofMillis(1));
     assertThat(store.batches).containsExactly(8);
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 4, 5, 6, 7);
-    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 3))).isNull();
+    assertThat(fresh.store.get(LeaseKey.shard("convoy-cm", 3))).isNull();
     store.failing = -1;
-    cluster.run(TestCluster.RENEW.plus(Duration.ofMillis(1)));
+    fresh.run(TestCluster.RENEW.plus(Duration.ofMillis(1)));
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
   }
 

@@ -36,11 +36,16 @@ class CoordinatorMetricsTest {
             task.run();
           }
         }, delay, unit)).build();
+    // cm-a alone a lease duration (a fresh installation creates the missing shard leases only
+    // then: whoever held a missing lease may still act on it), then cm-b joins.
     a.prime();
     a.start();
+    time.advance(Duration.ofSeconds(30));
     b.prime();
     b.start();
     time.advance(Duration.ofSeconds(30));
+    assertThat(registry.get("convoy.sharding.handover").timer().max(java.util.concurrent.TimeUnit.SECONDS))
+        .as("the creates waited a lease duration").isEqualTo(30.0);
     assertThat(registry.get("convoy.sharding.owned.shards").tag("replica", "cm-a").gauge().value()).isEqualTo(2);
     assertThat(registry.get("convoy.sharding.live.members").gauge().value()).isEqualTo(2);
     assertThat(registry.get("convoy.sharding.ready").gauge().value()).isEqualTo(1);
@@ -52,13 +57,15 @@ class CoordinatorMetricsTest {
     assertThat(registry.get("convoy.sharding.renew.age").gauge().value()).isLessThan(10.0);
 
     // cm-b crashes (its ticks stop): cm-a takes its expired leases.
+    double handoversBefore = registry.get("convoy.sharding.handover").timer().totalTime(java.util.concurrent.TimeUnit.SECONDS);
     crashed[0] = true;
     time.advance(Duration.ofSeconds(60));
     assertThat(a.ownedShards()).hasSize(4);
     assertThat(registry.get("convoy.sharding.takeovers").counter().count()).isEqualTo(2);
     assertThat(registry.get("convoy.sharding.handover").timer().count()).isEqualTo(6);
     // Wanted only once cm-b's member lease expired, when its shard leases had expired too: no wait.
-    assertThat(registry.get("convoy.sharding.handover").timer().max(java.util.concurrent.TimeUnit.SECONDS))
-        .isLessThan(TestTiming.RENEW_SECONDS);
+    // (Both takeovers together, so each of them.)
+    assertThat(registry.get("convoy.sharding.handover").timer().totalTime(java.util.concurrent.TimeUnit.SECONDS)
+        - handoversBefore).isLessThan(TestTiming.RENEW_SECONDS);
   }
 }

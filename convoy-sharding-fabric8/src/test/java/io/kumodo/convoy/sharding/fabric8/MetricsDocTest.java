@@ -39,6 +39,7 @@ class MetricsDocTest {
     CoordinatorOptions options = CoordinatorOptions.parse(List.of("--shards", "4", "--replica-id", "cm-a"), Map.of(),
         () -> null);
     LeaseStore store = new InMemoryLeaseStore();
+    FreeShardLeases.install(store, "convoy-cm", 4);
 
     // As in docs/metrics.md, "Binding":
     MeterRegistry registry = new SimpleMeterRegistry();
@@ -58,7 +59,7 @@ class MetricsDocTest {
         assertThat(m.getId().getTag("replica")).as(m.getId().getName()).isEqualTo("cm-a");
       }
       assertThat(registered).isEqualTo(documentedMeters());
-      assertThat(registry.get("convoy.sharding.lease.writes").tags("role", "shard", "operation", "create", "outcome",
+      assertThat(registry.get("convoy.sharding.lease.writes").tags("role", "shard", "operation", "take", "outcome",
           "ok").counter().count()).isEqualTo(4);
       assertThat(registry.get("convoy.sharding.owned.shards").gauge().value()).isEqualTo(4);
       assertThat(registry.get("convoy.sharding.ready").gauge().value()).isEqualTo(1);
@@ -71,8 +72,10 @@ class MetricsDocTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
+    LeaseStore store = new InMemoryLeaseStore();
+    FreeShardLeases.install(store, "convoy-cm", 4);
     try (Coordinator c = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(4)
-        .leaseStore(new InMemoryLeaseStore()).build()) {
+        .leaseStore(store).build()) {
       c.prime();
     } finally {
       logger.detachAppender(lines);

@@ -41,6 +41,7 @@ class OwnershipEventsIT {
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS)) {
       Coordinator a = coordinator("cm-a", storeA).onChange(events).build();
       Coordinator b = coordinator("cm-b", storeB).build();
+      FreeShardLeases.install(storeA, COMPONENT, 4);
       a.prime();                                      // acquires 0-3
       await().atMost(Duration.ofSeconds(10)).until(() -> {
         b.tickNow();

@@ -23,8 +23,13 @@ final class Replicas implements AutoCloseable {
   final int shardCount;
   private final Map<String, Coordinator> live = new LinkedHashMap<>();
 
+  /**
+   * Replicas of a component installed before: its shard leases exist, free, so the first ticks
+   * take them (a fresh installation would create them only a lease duration after its first tick).
+   */
   Replicas(int shardCount) {
     this.shardCount = shardCount;
+    FreeShardLeases.install(store, "convoy-cm", shardCount);
   }
 
   /** A new, unprimed coordinator for replica {@code id}. */

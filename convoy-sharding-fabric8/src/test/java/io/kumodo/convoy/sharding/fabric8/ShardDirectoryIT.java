@@ -183,7 +183,10 @@ class ShardDirectoryIT {
   }
 
   @Test
-  void lookUpsSendNoRequestOnceSynced() {
+  void lookUpsSendNoRequestOnceSynced() throws Exception {
+    try (KubernetesLeaseStore store = new KubernetesLeaseStore(client, NS)) {
+      FreeShardLeases.install(store, COMPONENT, SHARDS);
+    }
     Coordinator a = startTicking("cm-a");
     Coordinator b = startTicking("cm-b");
     await().atMost(SETTLE).until(() -> {

@@ -42,6 +42,7 @@ class SteadyStateRequestsIT {
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
         Coordinator a = coordinator("cm-a", storeA);
         Coordinator b = coordinator("cm-b", storeB)) {
+      FreeShardLeases.install(storeA, "convoy-cm", 8);
       a.start();
       b.start();
       await().atMost(Duration.ofSeconds(10)).until(() -> {

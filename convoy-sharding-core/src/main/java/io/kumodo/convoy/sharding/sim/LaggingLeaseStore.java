@@ -1,0 +1,132 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseEvent;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One replica's view of a shared {@link InMemoryLeaseStore} as a real store can give it, in
+ * virtual time. {@link #lagging} serves {@link #list} from a cache that a watch fills, and that
+ * watch delivers each change a delay after it happened (in order), as an informer cache whose
+ * watch lags does ({@code KubernetesLeaseStore} lists from one). {@link #withoutWatch} lists the
+ * store itself but notifies nothing (the {@link LeaseStore} SPI allows a store without a watch).
+ * Writes go to the shared store at once in both.
+ */
+public final class LaggingLeaseStore implements LeaseStore {
+  private final InMemoryLeaseStore shared;
+  private final VirtualTime time;
+  private final boolean watching;
+  private long lagNanos;
+  /** When the last scheduled delivery happens: deliveries stay in order when the lag changes. */
+  private long lastDelivery = Long.MIN_VALUE;
+  private final Map<String, Map<LeaseKey, Lease>> caches = new HashMap<>();
+  private final List<Watch> listeners = new CopyOnWriteArrayList<>();
+
+  private LaggingLeaseStore(InMemoryLeaseStore shared, VirtualTime time, boolean watching, Duration lag) {
+    this.shared = shared;
+    this.time = time;
+    this.watching = watching;
+    this.lagNanos = lag.toNanos();
+  }
+
+  /** A view whose listing and watch lag {@code lag} behind {@code shared}. */
+  public static LaggingLeaseStore lagging(InMemoryLeaseStore shared, VirtualTime time, Duration lag) {
+    return new LaggingLeaseStore(shared, time, true, lag);
+  }
+
+  /** A view that lists {@code shared} as it is and has no watch. */
+  public static LaggingLeaseStore withoutWatch(InMemoryLeaseStore shared) {
+    return new LaggingLeaseStore(shared, null, false, Duration.ZERO);
+  }
+
+  /** Changes the lag of the changes that happen from now on (deliveries stay in order). */
+  public void lag(Duration lag) {
+    this.lagNanos = lag.toNanos();
+  }
+
+  @Override
+  public List<Lease> list(String component) {
+    if (!watching) {
+      return shared.list(component);
+    }
+    List<Lease> listed = new ArrayList<>(cache(component).values());
+    listed.sort(Comparator.comparing(l -> l.key().toString()));
+    return listed;
+  }
+
+  @Override
+  public Lease create(Lease lease) throws LeaseStoreException {
+    return shared.create(lease);
+  }
+
+  @Override
+  public Lease update(Lease lease) throws LeaseStoreException {
+    return shared.update(lease);
+  }
+
+  @Override
+  public void delete(Lease lease) throws LeaseStoreException {
+    shared.delete(lease);
+  }
+
+  @Override
+  public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
+    if (!watching) {
+      return () -> {};
+    }
+    cache(component);
+    Watch w = new Watch(component, listener);
+    listeners.add(w);
+    return () -> listeners.remove(w);
+  }
+
+  /** The cache of {@code component}, filled from the store and kept up to date by a lagging watch. */
+  private Map<LeaseKey, Lease> cache(String component) {
+    Map<LeaseKey, Lease> cache = caches.get(component);
+    if (cache == null) {
+      Map<LeaseKey, Lease> created = new HashMap<>();
+      for (Lease lease : shared.list(component)) {
+        created.put(lease.key(), lease);
+      }
+      caches.put(component, created);
+      shared.watch(component, event -> {
+        long at = Math.max(time.read() + lagNanos, lastDelivery);
+        lastDelivery = at;
+        time.schedule(() -> deliver(created, event), at - time.read(), TimeUnit.NANOSECONDS);
+      });
+      cache = created;
+    }
+    return cache;
+  }
+
+  private void deliver(Map<LeaseKey, Lease> cache, LeaseEvent event) {
+    if (event.current() == null) {
+      cache.remove(event.key());
+    } else {
+      cache.put(event.key(), event.current());
+    }
+    for (Watch w : listeners) {
+      if (w.component.equals(event.key().component())) {
+        w.listener.accept(event);
+      }
+    }
+  }
+
+  private record Watch(String component, Consumer<LeaseEvent> listener) {}
+}
