@@ -59,6 +59,8 @@ final class ComponentLeases implements AutoCloseable {
   private final Map<String, Version> decoded = new ConcurrentHashMap<>();
   /** System.nanoTime() since which the synced informer has had no open watch; 0 while it has one. */
   private volatile long watchLostAt;
+  /** The store's own writes not yet seen on the watch, by Lease name. */
+  private final Map<String, Awaited> awaited = new ConcurrentHashMap<>();
 
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
   ComponentLeases(KubernetesClient client, String namespace, String component,
@@ -134,6 +136,44 @@ final class ComponentLeases implements AutoCloseable {
     return lost;
   }
 
+  /**
+   * The store wrote Lease {@code name}, which the server answered with {@code version}, at
+   * {@code now} (a System.nanoTime() reading); the write must come back on the watch within
+   * {@code boundNanos}. Repeated writes of one name keep the time of the oldest unseen one.
+   */
+  void wrote(String name, String version, long now, long boundNanos) {
+    if (!synced.isDone() || synced.isCompletedExceptionally()) {
+      return;
+    }
+    awaited.merge(name, new Awaited(version, now, boundNanos), (old, next) -> new Awaited(next.version, old.since,
+        Math.min(old.boundNanos, next.boundNanos)));
+    // The watch may have been quicker than the answer: the informer updates its store before it
+    // calls the handler, so either this sees the version or the handler's event comes later.
+    GenericKubernetesResource cached = informer.getStore().getByKey(namespace + "/" + name);
+    if (cached != null && version.equals(cached.getMetadata().getResourceVersion())) {
+      awaited.remove(name);
+    }
+  }
+
+  /**
+   * What shows that the open watch has stalled at {@code now}: a write of the store that did not
+   * come back on it within its bound; null when none (or when the watch is down, which
+   * {@link #watchLostAt} reports).
+   */
+  String stalled(long now) {
+    if (awaited.isEmpty() || !informer.isWatching()) {
+      return null;
+    }
+    for (Map.Entry<String, Awaited> e : awaited.entrySet()) {
+      Awaited a = e.getValue();
+      if (now - a.since > a.boundNanos) {
+        return "this store's write of Lease " + abbreviate(e.getKey()) + " (resourceVersion " + a.version
+            + ") has not come back on it for " + (now - a.since) / 1_000_000 + " ms";
+      }
+    }
+    return null;
+  }
+
   /** True once the informer stopped, by {@link #close()} or on its own after an error. */
   boolean isStopped() {
     return informer.stopped().toCompletableFuture().isDone();
@@ -188,6 +228,9 @@ final class ComponentLeases implements AutoCloseable {
     return s == null || s.length() <= MAX_LOGGED ? s : s.substring(0, MAX_LOGGED) + "...(" + s.length() + " chars)";
   }
 
+  /** A write awaited on the watch: the version written, since when (nanoTime), and for how long at most. */
+  private record Awaited(String version, long since, long boundNanos) {}
+
   /** One decoded object version: the record and typed object, or the problem. */
   private record Version(String resourceVersion, Lease lease,
       io.fabric8.kubernetes.api.model.coordination.v1.Lease object, String problem) {}
@@ -202,22 +245,33 @@ final class ComponentLeases implements AutoCloseable {
 
     @Override
     public void onAdd(GenericKubernetesResource obj) {
+      delivered(obj);
       fire(null, decode(obj).lease);
     }
 
     @Override
     public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+      delivered(newObj);
       Lease before = quietly(oldObj);
       fire(before, decode(newObj).lease);
     }
 
     @Override
     public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
+      delivered(obj);
       Lease before = quietly(obj);
       if (obj != null && obj.getMetadata() != null && obj.getMetadata().getName() != null) {
         decoded.remove(obj.getMetadata().getName());
       }
       fire(before, null);
+    }
+
+    /** An event for a Lease name: the watch delivers, so the store's writes of it are no longer awaited. */
+    private void delivered(GenericKubernetesResource object) {
+      if (!awaited.isEmpty() && object != null && object.getMetadata() != null
+          && object.getMetadata().getName() != null) {
+        awaited.remove(object.getMetadata().getName());
+      }
     }
 
     /** The record of an old object version, without logging it again if it is malformed. */

@@ -65,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *       refused with a conflict) while the cache's watch has been down for more than {@link #WATCH_GRACE} (fabric8 would
  *       reconnect it only after its backoff, up to 32 watch reconnect intervals), the informer is
  *       replaced by a new one, which lists the leases again.
+ *   <li>A watch that stays open but stops delivering events is found out by the store's own
+ *       writes: when a successful write of a Lease has not come back on the watch within half that
+ *       lease's duration (at least {@link #WATCH_GRACE}), the next write or list logs a WARN and
+ *       replaces the informer, which lists the leases again.
  * </ul>
  *
  * <p>Thread-safe; several coordinators may share one store. The client stays the caller's:
@@ -135,6 +139,10 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   @Override
   public List<Lease> list(String component) throws LeaseStoreException {
     ComponentLeases cache = cache(component);
+    if (cache != null) {
+      replaceIfStalled(component, cache);
+      cache = cache(component);
+    }
     if (cache == null) {
       throw new LeaseStoreException("KubernetesLeaseStore of namespace " + namespace + " is closed");
     }
@@ -288,7 +296,13 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
       throw new LeaseStoreException("the API server returned a Lease for " + key + " that cannot be read: "
           + d.problem());
     }
-    written.put(object.getMetadata().getName(), object);
+    String name = object.getMetadata().getName();
+    written.put(name, object);
+    ComponentLeases cache = caches.get(key.component());
+    if (cache != null) {
+      long bound = Math.max(WATCH_GRACE.toNanos(), d.lease().duration().toNanos() / 2);
+      cache.wrote(name, object.getMetadata().getResourceVersion(), System.nanoTime(), bound);
+    }
     writeSucceeded(key.component());
     return d.lease();
   }
@@ -306,16 +320,36 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     long now = System.nanoTime();
     long lost = cache.watchLostAt(now);
     if (lost != 0 && now - lost > WATCH_GRACE.toNanos()) {
-      replace(component, cache, now - lost);
+      replace(component, cache, false, "down for " + (now - lost) / 1_000_000
+          + " ms while the API server answers writes");
+    } else {
+      replaceIfStalled(component, cache);
     }
   }
 
-  private synchronized void replace(String component, ComponentLeases stale, long downNanos) {
+  /**
+   * Replaces the cache of {@code component} if its watch is open but has stalled: a write of this
+   * store did not come back on it within half the written lease's duration (at least
+   * {@link #WATCH_GRACE}). Checked at every write and list, so at least once per tick.
+   */
+  private void replaceIfStalled(String component, ComponentLeases cache) {
+    String evidence = cache.stalled(System.nanoTime());
+    if (evidence != null) {
+      replace(component, cache, true, "open but stalled: " + evidence);
+    }
+  }
+
+  private synchronized void replace(String component, ComponentLeases stale, boolean warn, String why) {
     if (closed || caches.get(component) != stale) {
       return;
     }
-    log.info("lease watch of component {} in namespace {} down for {} ms while the API server answers writes: "
-        + "listing the leases again", component, namespace, downNanos / 1_000_000);
+    if (warn) {
+      log.warn("lease watch of component {} in namespace {} {}: listing the leases again with a new watch",
+          component, namespace, why);
+    } else {
+      log.info("lease watch of component {} in namespace {} {}: listing the leases again", component, namespace,
+          why);
+    }
     stale.close();
     caches.put(component, new ComponentLeases(client, namespace, component, listeners(component)));
   }

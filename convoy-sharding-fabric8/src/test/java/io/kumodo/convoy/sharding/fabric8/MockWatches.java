@@ -52,6 +52,17 @@ final class MockWatches {
     await().atMost(Duration.ofSeconds(10)).until(() -> listeners(server).stream().noneMatch(before::contains));
   }
 
+  /**
+   * Makes every watch open now stall: it stays open, but the server sends it no further event
+   * (the server forgets it, as a proxy or an API server that lost track of a watch would).
+   */
+  static void stallAll(KubernetesMockServer server) {
+    flush(server);
+    Object mixed = MockFields.read(server, "dispatcher");
+    Object crud = MockFields.read(mixed, "kubernetesCrudDispatcher");
+    ((Collection<?>) MockFields.read(crud, "watchEventListeners")).clear();
+  }
+
   /** The server's open watches now. */
   static List<Object> listeners(KubernetesMockServer server) {
     Object mixed = MockFields.read(server, "dispatcher");
