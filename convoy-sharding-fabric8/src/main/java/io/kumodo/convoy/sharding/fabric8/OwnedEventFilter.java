@@ -50,6 +50,8 @@ final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHand
     if (gate.coordinator().owns(shard)) {
       gate.deletePassed(obj, shard);
       delegate.onDelete(obj, deletedFinalStateUnknown);
+    } else {
+      gate.deleteDropped(obj, shard); // the next owner of the shard hears of it when it acquires it
     }
   }
 

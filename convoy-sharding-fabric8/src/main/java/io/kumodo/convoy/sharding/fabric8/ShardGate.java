@@ -14,6 +14,7 @@ import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.ShardKey;
 import java.util.BitSet;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,7 +50,10 @@ import org.slf4j.LoggerFactory;
  *       because ownership can change while a key waits in the queue. It is the single place where
  *       a gated reconcile enters and leaves.
  *   <li>{@link #enqueueOnAcquire} enqueues, on each ownership change, the key of every cached
- *       object whose shard was acquired, so that a new owner reconciles all objects of the shard.
+ *       object whose shard was acquired, so that a new owner reconciles all objects of the shard,
+ *       and the key of every object whose delete the filter dropped in such a shard within the
+ *       last lease duration plus two renew intervals (at most 10,000 of them), so that a delete
+ *       while the shard had no owner is reconciled, as a missing object, by the next owner.
  * </ul>
  *
  * <p>The shard key is {@code <namespace>/<name>} by default ({@link ShardLabels#objectKey}),
@@ -74,6 +78,8 @@ public final class ShardGate<T extends HasMetadata> {
   /** Custom key only: the shard of each deleted object whose delete the filter passed, by queue key. */
   private final ConcurrentHashMap<String, Integer> deleted;
   private final CopyOnWriteArrayList<AcquireListener<T>> acquireListeners = new CopyOnWriteArrayList<>();
+  /** Deletes the filter dropped in shards this replica did not own; enqueued when it acquires them. */
+  private final UnownedDeletes unownedDeletes;
 
   private ShardGate(Coordinator coordinator, Function<? super T, String> keyFunction,
       Function<String, ? extends T> lookup) {
@@ -81,6 +87,8 @@ public final class ShardGate<T extends HasMetadata> {
     this.keyFunction = keyFunction;
     this.lookup = lookup;
     this.deleted = keyFunction == null ? null : new ConcurrentHashMap<>();
+    this.unownedDeletes = new UnownedDeletes(
+        coordinator.leaseDuration().plus(coordinator.renewInterval().multipliedBy(2)).toNanos());
   }
 
   /** A gate with the default shard key {@code <namespace>/<name>}, registered with {@code coordinator}. */
@@ -218,11 +226,17 @@ public final class ShardGate<T extends HasMetadata> {
     }
   }
 
+  /** Called by the filter when it drops a delete: nobody may have owned the shard then. */
+  void deleteDropped(T obj, int shard) {
+    unownedDeletes.add(ShardLabels.objectKey(obj), shard, System.nanoTime());
+  }
+
   /** Called by the filter for every add and update: the object exists again. */
   void objectSeen(T obj) {
     if (deleted != null && !deleted.isEmpty()) {
       deleted.remove(ShardLabels.objectKey(obj));
     }
+    unownedDeletes.seen(ShardLabels.objectKey(obj));
   }
 
   private Registration addAcquireListener(Supplier<? extends Collection<? extends T>> objects,
@@ -239,6 +253,12 @@ public final class ShardGate<T extends HasMetadata> {
     }
     BitSet acquired = new BitSet(coordinator.shardCount());
     change.acquired().forEach(acquired::set);
+    // Objects deleted while this replica did not own their shard (maybe nobody did): enqueued
+    // too, so the reconciler sees them missing. With a custom key the gate needs their shard.
+    Map<String, Integer> gone = unownedDeletes.take(acquired, System.nanoTime());
+    if (deleted != null) {
+      deleted.putAll(gone);
+    }
     for (AcquireListener<T> listener : acquireListeners) {
       int n = 0;
       try {
@@ -247,6 +267,10 @@ public final class ShardGate<T extends HasMetadata> {
             listener.enqueue.accept(ShardLabels.objectKey(obj));
             n++;
           }
+        }
+        for (String key : gone.keySet()) {
+          listener.enqueue.accept(key);
+          n++;
         }
       } catch (RuntimeException e) {
         log.error("{}/{}: enqueue of the objects of acquired shards {} failed after {} keys",
