@@ -249,9 +249,13 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
-   * The fencing token of an owned shard: the lease's transition count when this replica took
-   * it, which grows with every change of owner. Stamp writes with it so that a downstream
-   * system can reject a stale owner. -1 when the shard is not owned.
+   * The fencing token of an owned shard: {@code epoch * 2^31 + leaseTransitions} of its lease
+   * when this replica took it. It grows with every change of owner and never goes backwards,
+   * also when the lease is deleted and created again, reaches the int32 limit of
+   * {@code leaseTransitions}, or every replica restarts (see docs/failure-model.md for the
+   * assumption). A lease written by an earlier version (no epoch) gives its transition count, as
+   * before. Stamp writes with it so that a downstream system can reject a stale owner. -1 when
+   * the shard is not owned.
    */
   public long fencingToken(int shard) {
     return ownership.token(shard);

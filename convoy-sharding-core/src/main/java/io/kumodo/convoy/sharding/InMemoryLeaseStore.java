@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,10 +24,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class InMemoryLeaseStore implements LeaseStore {
   private final Map<LeaseKey, Lease> leases = new ConcurrentHashMap<>();
   private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+  private final Clock clock;
   private long version;
+  private Instant lastCreated = Instant.EPOCH;
 
-  /** An empty store. */
-  public InMemoryLeaseStore() {}
+  /** An empty store whose creation times come from the system clock. */
+  public InMemoryLeaseStore() {
+    this(Clock.systemUTC());
+  }
+
+  /**
+   * An empty store whose creation times ({@link Lease#created()}) come from {@code clock}, in
+   * whole seconds as on Kubernetes, each later than the one before (a store with a monotonic clock).
+   */
+  public InMemoryLeaseStore(Clock clock) {
+    this.clock = clock;
+  }
 
   @Override
   public List<Lease> list(String component) {
@@ -45,7 +60,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
       if (leases.containsKey(lease.key())) {
         throw new LeaseConflictException("already exists: " + lease.key());
       }
-      stored = lease.withResourceVersion(nextVersion());
+      stored = lease.withResourceVersion(nextVersion()).withCreated(nextCreated());
       leases.put(lease.key(), stored);
     }
     notify(null, stored);
@@ -65,7 +80,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
         throw new LeaseConflictException("stale resourceVersion " + lease.resourceVersion()
             + " of " + lease.key() + ", stored " + current.resourceVersion());
       }
-      stored = lease.withResourceVersion(nextVersion());
+      stored = lease.withResourceVersion(nextVersion()).withCreated(current.created());
       leases.put(lease.key(), stored);
     }
     notify(current, stored);
@@ -104,17 +119,27 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
   /**
    * Stores {@code lease} as it is, bypassing the version check and giving it a new version, as
-   * another writer (an operator, a foreign controller) would. For tests.
+   * another writer (an operator, a foreign controller) would. The creation time stays that of
+   * the stored object; a new object gets {@code lease.created()}, or now when null. For tests.
    */
   public Lease put(Lease lease) {
     Lease stored;
     Lease previous;
     synchronized (this) {
-      stored = lease.withResourceVersion(nextVersion());
+      Lease existing = leases.get(lease.key());
+      stored = lease.withResourceVersion(nextVersion()).withCreated(existing != null ? existing.created()
+          : lease.created() != null ? lease.created() : nextCreated());
       previous = leases.put(lease.key(), stored);
     }
     notify(previous, stored);
     return stored;
+  }
+
+  /** The creation time of a new object: the clock's second, later than any before. */
+  private Instant nextCreated() {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    lastCreated = now.isAfter(lastCreated) ? now : lastCreated.plusSeconds(1);
+    return lastCreated;
   }
 
   private String nextVersion() {

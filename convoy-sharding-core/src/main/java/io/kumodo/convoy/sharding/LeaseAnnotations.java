@@ -37,6 +37,16 @@ public final class LeaseAnnotations {
    */
   public static final String EXPIRED_BY = "sharding.convoy.kumodo.io/expired-by";
 
+  /**
+   * On shard leases: the epoch of the lease's fencing token, {@code token = epoch * 2^31 +
+   * leaseTransitions}. Written by the replica that creates the lease (above the highest token it
+   * has seen of that shard) and by a take at the int32 limit of {@code leaseTransitions} (the next
+   * epoch, from transition 0). The lease's creation second counts as an epoch too, so a lease
+   * deleted and created again never restarts below the tokens of the deleted one. Written by the
+   * coordinators only: do not edit it.
+   */
+  public static final String EPOCH = "sharding.convoy.kumodo.io/epoch";
+
   private LeaseAnnotations() {}
 
   /** True when {@code lease} carries {@link #DRAINED}{@code ="true"}. */

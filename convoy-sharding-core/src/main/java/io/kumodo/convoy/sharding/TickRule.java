@@ -80,6 +80,11 @@ final class TickRule {
   /** Per shard index: since when (ticker) this replica has seen its lease missing; NEVER if present. */
   private final long[] absentSince;
   private static final long NEVER = Long.MIN_VALUE;
+  /**
+   * Per shard index: the highest fencing token this replica has seen of its lease (listed or
+   * written), or -1; a lease it creates starts in a later epoch (see {@link FencingTokens}).
+   */
+  private final long[] highestToken;
   /** When each wanted but not yet held shard was first wanted (ticker reading). */
   private final Map<Integer, Long> wantedSince = new HashMap<>();
 
@@ -91,6 +96,8 @@ final class TickRule {
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);
     this.absentSince = new long[s.shardCount()];
+    this.highestToken = new long[s.shardCount()];
+    java.util.Arrays.fill(highestToken, -1);
     java.util.Arrays.fill(absentSince, NEVER);
   }
 
@@ -378,11 +385,11 @@ final class TickRule {
         return null;
       }
       return start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
-          s.leaseDuration(), wall, wall, 0, Map.of(), null), true);
+          s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(highestToken[shard]), null), true);
     }
     if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
-      return start(Op.TAKE, "take", shard, listed, listed.withHolder(s.replicaId(), wall, wall,
-          listed.transitions() + 1).renewed(wall, s.leaseDuration()), false);
+      return start(Op.TAKE, "take", shard, listed,
+          FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration()), false);
     }
     // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
     expiresAt(now + expiry(listed) - observed.age(listed, now));
@@ -566,7 +573,7 @@ final class TickRule {
         if (!w.operation().equals("renew")) {
           // The write may have taken effect: remember the transition count it would have written.
           Lease listed = w.base();
-          uncertainTakes.put(shard, listed == null ? 0L : listed.transitions() + 1);
+          uncertainTakes.put(shard, listed == null ? 0L : FencingTokens.taken(listed, "", null).transitions());
         }
       }
       case KEEP_RELEASED -> errors.failed("renew released shard lease", shard, e);
@@ -595,7 +602,8 @@ final class TickRule {
   }
 
   private void hold(int shard, Lease written, long sent) {
-    if (!ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), written.transitions(), sent)) {
+    highestToken[shard] = Math.max(highestToken[shard], FencingTokens.of(written));
+    if (!ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
           s.component(), s.replicaId(), shard);
     }
@@ -636,12 +644,16 @@ final class TickRule {
     return new Assignment.View(live, k, s.shardCount(), holders, drained);
   }
 
-  /** Records since when each shard lease has been missing from the listing (see {@link #mayCreate}). */
+  /**
+   * Records since when each shard lease has been missing from the listing (see {@link #mayCreate}),
+   * and the highest fencing token seen of each.
+   */
   private void noteMissingShardLeases(List<Lease> listed, long now) {
     BitSet present = new BitSet(s.shardCount());
     for (Lease lease : listed) {
       if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
         present.set(lease.key().shard());
+        highestToken[lease.key().shard()] = Math.max(highestToken[lease.key().shard()], FencingTokens.of(lease));
       }
     }
     for (int shard = 0; shard < s.shardCount(); shard++) {

@@ -101,7 +101,7 @@ final class LeaseCodec {
     }
     return Decoded.ok(new Lease(key, spec.getHolderIdentity(), Duration.ofSeconds(seconds),
         instant(spec.getAcquireTime()), instant(spec.getRenewTime()), transitions == null ? 0 : transitions,
-        annotations, meta.getResourceVersion()));
+        annotations, meta.getResourceVersion(), created(meta.getCreationTimestamp())));
   }
 
   /**
@@ -141,7 +141,8 @@ final class LeaseCodec {
     spec.setRenewTime(zoned(lease.renewTime()));
     if (lease.transitions() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("spec.leaseTransitions " + lease.transitions() + " of " + key
-          + " is beyond the int32 range of a Lease: delete the Lease to start it again from 0");
+          + " is beyond the int32 range of a Lease (a coordinator's take at the limit starts the next fencing-token"
+          + " epoch from 0 instead)");
     }
     spec.setLeaseTransitions((int) lease.transitions());
     io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
@@ -167,6 +168,22 @@ final class LeaseCodec {
 
   private static Instant instant(ZonedDateTime t) {
     return t == null ? null : t.toInstant();
+  }
+
+  /**
+   * {@code metadata.creationTimestamp} (set by the API server; the epoch of a fencing token counts
+   * from it), or null when absent or unreadable: the lease is still usable, its epoch then comes
+   * from its annotation alone.
+   */
+  private static Instant created(String timestamp) {
+    if (timestamp == null || timestamp.isEmpty()) {
+      return null;
+    }
+    try {
+      return Instant.parse(timestamp);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
   }
 
   private static String quote(String s) {

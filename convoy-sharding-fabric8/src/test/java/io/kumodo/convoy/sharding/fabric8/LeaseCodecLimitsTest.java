@@ -37,13 +37,29 @@ class LeaseCodecLimitsTest {
   }
 
   @Test
-  void aTransitionCountBeyondTheInt32RangeOfALeaseCannotBeEncodedAndTheErrorSaysWhatToDo() {
+  void aTransitionCountBeyondTheInt32RangeOfALeaseCannotBeEncodedAndTheErrorSaysWhatHappensInstead() {
     Lease taken = new Lease(LeaseKey.shard("convoy-cm", 1), "cm-a", Duration.ofSeconds(2), T, T,
         (long) Integer.MAX_VALUE + 1, Map.of(), "7");
 
     assertThatThrownBy(() -> LeaseCodec.encode(taken, "ns", null)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("int32").hasMessageContaining("delete the Lease");
+        .hasMessageContaining("int32").hasMessageContaining("next fencing-token epoch");
     assertThat(LeaseCodec.encode(taken.withHolder("cm-a", T, T, Integer.MAX_VALUE), "ns", null).getSpec()
         .getLeaseTransitions()).isEqualTo(Integer.MAX_VALUE);
+  }
+
+  @Test
+  void theCreationTimestampSetByTheApiServerIsTheLeasesCreationTimeAndAnUnreadableOneIsNone() {
+    var object = new LeaseBuilder().withNewMetadata().withName("convoy-cm-shard-1").withResourceVersion("3")
+        .withCreationTimestamp("2026-03-04T05:06:07Z")
+        .withLabels(Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "shard",
+            LeaseNames.SHARD_LABEL, "1"))
+        .endMetadata()
+        .withNewSpec().withHolderIdentity("cm-z").withLeaseDurationSeconds(2).endSpec().build();
+
+    assertThat(LeaseCodec.decode("convoy-cm", object).lease().created())
+        .isEqualTo(java.time.Instant.parse("2026-03-04T05:06:07Z"));
+    object.getMetadata().setCreationTimestamp("yesterday");
+    assertThat(LeaseCodec.decode("convoy-cm", object).lease()).isNotNull()
+        .extracting(Lease::created).isNull();
   }
 }

@@ -1,0 +1,101 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fencing tokens of a shard never go backwards: across a deletion and re-creation of its
+ * lease (whether or not a live replica saw the deleted one), the int32 limit of
+ * {@code leaseTransitions}, and restarts of every replica. ({@link TestCluster} checks every
+ * 100 ms that no shard has two owners.)
+ */
+class FencingTokenTest {
+  private static final LeaseKey SHARD_0 = LeaseKey.shard("convoy-cm", 0);
+
+  /** A store that does not report creation times, as a store of an earlier SPI would not. */
+  static final class NoCreationTimes extends ForwardingLeaseStore {
+    NoCreationTimes(InMemoryLeaseStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public java.util.List<Lease> list(String component) {
+      return delegate.list(component).stream().map(l -> l.withCreated(null)).toList();
+    }
+
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      return delegate.create(lease).withCreated(null);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      return delegate.update(lease).withCreated(null);
+    }
+  }
+
+  @Test
+  void aLeaseRecreatedAfterItsPausedOwnerTookItGivesTheNewOwnerALargerToken() throws Exception {
+    TestCluster cluster = new TestCluster(1);
+    TestCluster.Replica a = cluster.start("cm-a");
+    long paused = a.coordinator.fencingToken(0);
+    assertThat(paused).isPositive();
+    cluster.crash("cm-a"); // paused: its ticks stop, and it may still write with its token when it wakes
+    cluster.store.delete(cluster.store.get(SHARD_0));
+    // Nobody that runs now has seen the deleted lease: every replica restarted.
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
+    assertThat(b.coordinator.owns(0)).isTrue();
+    assertThat(b.coordinator.fencingToken(0)).isGreaterThan(paused);
+  }
+
+  @Test
+  void aReplicaThatSawTheDeletedLeaseCreatesItInALaterEpochAlsoWhenTheStoreGivesNoCreationTimes() throws Exception {
+    TestCluster cluster = new TestCluster(2);
+    NoCreationTimes store = new NoCreationTimes(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    TestCluster.Replica b = cluster.start("cm-b", store);
+    cluster.run(Duration.ofSeconds(30));
+    TestCluster.Replica holder = a.coordinator.owns(1) ? a : b;
+    long before = holder.coordinator.fencingToken(1);
+    cluster.store.delete(cluster.store.get(LeaseKey.shard("convoy-cm", 1)));
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
+    TestCluster.Replica owner = a.coordinator.owns(1) ? a : b;
+    assertThat(owner.coordinator.owns(1)).isTrue();
+    assertThat(owner.coordinator.fencingToken(1)).isGreaterThan(before);
+  }
+
+  @Test
+  void aTakeAtTheInt32LimitStartsTheNextEpochFromTransitionZeroSoTheTokenStillGrows() {
+    TestCluster cluster = new TestCluster(1);
+    Lease atLimit = cluster.store.put(cluster.store.get(SHARD_0).withHolder("cm-x", null, null, Integer.MAX_VALUE));
+    long stranger = FencingTokens.of(atLimit);
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
+    assertThat(a.coordinator.owns(0)).as("taken once expired, not blocked").isTrue();
+    Lease taken = cluster.store.get(SHARD_0);
+    assertThat(taken.transitions()).as("within the int32 range of a Kubernetes Lease").isZero();
+    assertThat(a.coordinator.fencingToken(0)).isGreaterThan(stranger).isEqualTo(FencingTokens.of(taken));
+
+    // And the next owner's token is larger again.
+    cluster.close("cm-a");
+    TestCluster.Replica b = cluster.start("cm-b");
+    assertThat(b.coordinator.fencingToken(0)).isGreaterThan(FencingTokens.of(taken));
+  }
+
+  @Test
+  void aLeaseOfAnEarlierVersionWithoutEpochOrCreationTimeGivesItsTransitionCountAsBefore() {
+    InMemoryLeaseStore shared = new InMemoryLeaseStore();
+    shared.put(new Lease(SHARD_0, "", TestCluster.LEASE, null, null, 5, Map.of(), null));
+    TestCluster cluster = new TestCluster(1, shared, b -> {});
+    TestCluster.Replica a = cluster.start("cm-a", new NoCreationTimes(shared));
+    assertThat(a.coordinator.fencingToken(0)).isEqualTo(6);
+  }
+}
