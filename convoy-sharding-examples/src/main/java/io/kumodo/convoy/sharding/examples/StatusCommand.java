@@ -4,11 +4,10 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.Durations;
-import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -124,10 +123,9 @@ public final class StatusCommand implements Command {
         return drain(new LeaseDrains(client, namespace, component), subcommand, argument, shards, out, err);
       }
       do {
-        List<Lease> leases;
+        StatusLeases leases;
         try {
-          leases = client.leases().inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component).list()
-              .getItems();
+          leases = StatusLeases.of(LeaseObjects.list(client, namespace, component), component);
         } catch (KubernetesClientException e) {
           err.println(name() + ": cannot list leases in " + namespace + ": " + e.getMessage());
           return EXIT_FAILURE;

@@ -4,11 +4,9 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kumodo.convoy.sharding.Durations;
+import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseRole;
-import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -27,67 +25,59 @@ final class StatusTable {
 
   private StatusTable() {}
 
-  /** The tables for {@code leases} of {@code component}, at {@code now}. */
-  static String render(Iterable<Lease> leases, String component, String namespace, int shardCount, Instant now) {
-    TreeMap<Integer, Lease> shardLeases = new TreeMap<>();
-    Map<String, Lease> members = new TreeMap<>();
-    int ignored = 0;
-    for (Lease lease : leases) {
-      Map<String, String> labels = lease.getMetadata().getLabels();
-      LeaseRole role = LeaseRole.fromLabel(labels == null ? null : labels.get(LeaseNames.ROLE_LABEL));
-      try {
-        if (role == LeaseRole.SHARD) {
-          shardLeases.put(Integer.parseInt(labels.get(LeaseNames.SHARD_LABEL)), lease);
-        } else if (role == LeaseRole.MEMBER) {
-          String id = annotations(lease).get(LeaseNames.REPLICA_ID_ANNOTATION);
-          members.put(id == null ? lease.getMetadata().getName() : id, lease);
-        } else {
-          ignored++;
-        }
-      } catch (RuntimeException e) {
-        ignored++;
-      }
-    }
+  /** The tables for the Leases of {@code component}, at {@code now}. */
+  static String render(StatusLeases leases, String component, String namespace, int shardCount, Instant now) {
+    TreeMap<Integer, Lease> shardLeases = leases.shards;
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("component %s in namespace %s, at %s%n%n", component, namespace, now));
     sb.append(String.format(ROW, "SHARD", "OWNER", "AGE", "TRANSITIONS", "STATE"));
-    int max = Math.max(shardCount, shardLeases.isEmpty() ? 0 : shardLeases.lastKey() + 1);
+    int max = Math.max(shardCount, Math.max(shardLeases.isEmpty() ? 0 : shardLeases.lastKey() + 1,
+        leases.ignoredShards.isEmpty() ? 0 : leases.ignoredShards.lastKey() + 1));
     int owned = 0;
     int drained = 0;
     for (int i = 0; i < max; i++) {
       Lease l = shardLeases.get(i);
       if (l == null) {
-        sb.append(String.format(ROW, i, "-", "-", "-", "no lease"));
+        StatusLeases.Ignored ignored = leases.ignoredShards.get(i);
+        sb.append(String.format(ROW, i, "-", "-", "-", ignored == null ? "no lease" : ignored.kind().label() + " lease"));
         continue;
       }
-      String holder = holder(l);
-      String state = holder.isEmpty() ? "free" : expired(l, now) ? "expired" : "owned";
+      String state = l.isFree() ? "free" : expired(l, now) ? "expired" : "owned";
       owned += state.equals("owned") ? 1 : 0;
-      if (LeaseAnnotations.isDrained(annotations(l))) {
+      if (LeaseAnnotations.isDrained(l.annotations())) {
         drained++;
         state += ", drained";
       }
       if (shardCount > 0 && i >= shardCount) {
         state += " (outside --shards)";
       }
-      Integer transitions = l.getSpec() == null ? null : l.getSpec().getLeaseTransitions();
-      sb.append(String.format(ROW, i, holder.isEmpty() ? "-" : holder, age(l, now),
-          transitions == null ? "0" : transitions, state));
+      sb.append(String.format(ROW, i, l.isFree() ? "-" : l.holder(), age(l, now), l.transitions(), state));
     }
     sb.append(String.format("%n%d of %d shards owned%s%n%n", owned, max,
         drained == 0 ? "" : ", " + drained + " drained"));
-    appendMembers(sb, members, now);
-    if (ignored > 0) {
-      sb.append(String.format("%n%d lease(s) with unreadable labels ignored%n", ignored));
-    }
+    appendMembers(sb, leases.members, now);
+    appendIgnored(sb, leases);
     return sb.toString();
+  }
+
+  /** One line per object the replicas ignore, and the count of those whose labels are unreadable. */
+  private static void appendIgnored(StringBuilder sb, StatusLeases leases) {
+    if (!leases.ignored.isEmpty()) {
+      sb.append(String.format("%n"));
+    }
+    for (StatusLeases.Ignored i : leases.ignored) {
+      sb.append(String.format("%s lease %s: %s; the replicas ignore it%n", i.kind().label(), i.name(), i.problem()));
+    }
+    if (leases.unreadableLabels > 0) {
+      sb.append(String.format("%n%d lease(s) with unreadable labels ignored%n", leases.unreadableLabels));
+    }
   }
 
   private static void appendMembers(StringBuilder sb, Map<String, Lease> members, Instant now) {
     TreeSet<String> liveAssignments = new TreeSet<>();
     for (Lease l : members.values()) {
-      if (!holder(l).isEmpty() && !expired(l, now)) {
-        liveAssignments.add(annotations(l).getOrDefault(LeaseAnnotations.ASSIGNMENT, "-"));
+      if (!l.isFree() && !expired(l, now)) {
+        liveAssignments.add(l.annotations().getOrDefault(LeaseAnnotations.ASSIGNMENT, "-"));
       }
     }
     boolean mismatch = liveAssignments.size() > 1;
@@ -95,9 +85,9 @@ final class StatusTable {
     StringBuilder who = new StringBuilder();
     for (Map.Entry<String, Lease> e : members.entrySet()) {
       Lease l = e.getValue();
-      Map<String, String> a = annotations(l);
-      boolean live = !holder(l).isEmpty() && !expired(l, now);
-      String state = holder(l).isEmpty()
+      Map<String, String> a = l.annotations();
+      boolean live = !l.isFree() && !expired(l, now);
+      String state = l.isFree()
           ? (a.containsKey(LeaseAnnotations.EXPIRED_BY) ? "expired (marked by " + a.get(LeaseAnnotations.EXPIRED_BY) + ")"
               : "released")
           : live ? "live" : "not live";
@@ -118,27 +108,15 @@ final class StatusTable {
     }
   }
 
-  private static Map<String, String> annotations(Lease l) {
-    Map<String, String> a = l.getMetadata().getAnnotations();
-    return a == null ? Map.of() : a;
-  }
-
-  private static String holder(Lease l) {
-    return l.getSpec() == null || l.getSpec().getHolderIdentity() == null ? "" : l.getSpec().getHolderIdentity();
-  }
-
   private static String age(Lease l, Instant now) {
-    if (l.getSpec() == null || l.getSpec().getRenewTime() == null) {
+    if (l.renewTime() == null) {
       return "-";
     }
-    Duration d = Duration.between(l.getSpec().getRenewTime().toInstant(), now);
+    Duration d = Duration.between(l.renewTime(), now);
     return Durations.format(Duration.ofMillis(Math.max(0, d.toMillis()) / 100 * 100));
   }
 
   private static boolean expired(Lease l, Instant now) {
-    if (l.getSpec() == null || l.getSpec().getRenewTime() == null || l.getSpec().getLeaseDurationSeconds() == null) {
-      return true;
-    }
-    return l.getSpec().getRenewTime().toInstant().plusSeconds(l.getSpec().getLeaseDurationSeconds()).isBefore(now);
+    return l.renewTime() == null || l.renewTime().plus(l.duration()).isBefore(now);
   }
 }

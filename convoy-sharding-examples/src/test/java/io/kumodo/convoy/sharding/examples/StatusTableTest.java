@@ -6,10 +6,13 @@ package io.kumodo.convoy.sharding.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -23,7 +26,7 @@ class StatusTableTest {
 
   @Test
   void liveMembersPublishingDifferentAssignmentsAreFlaggedAndNamed() {
-    String table = StatusTable.render(List.of(
+    String table = render(List.of(
         member("cm-a", "modulo", "10.0.0.1:8080", false, 1),
         member("cm-b", "balanced", null, false, 1),
         member("cm-old", "balanced", null, false, 120)), "convoy-cm", "convoy-system", 0, NOW);
@@ -35,7 +38,7 @@ class StatusTableTest {
 
   @Test
   void drainedShardsAndMembersAreShownAndCounted() {
-    String table = StatusTable.render(List.of(
+    String table = render(List.of(
         shard(0, "cm-a", false), shard(1, "", true), shard(2, "cm-a", true),
         member("cm-a", "modulo", null, true, 1)), "convoy-cm", "convoy-system", 4, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+-\\s+1s\\s+0\\s+free, drained"));
@@ -53,10 +56,18 @@ class StatusTableTest {
     crashed.getMetadata().getAnnotations().put(LeaseAnnotations.EXPIRED_BY, "cm-a");
     Lease closed = member("cm-c", "modulo", null, false, 5);
     closed.getSpec().setHolderIdentity("");
-    String table = StatusTable.render(List.of(member("cm-a", "modulo", null, false, 1), crashed, closed),
+    String table = render(List.of(member("cm-a", "modulo", null, false, 1), crashed, closed),
         "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+modulo\\s+-"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+modulo\\s+-"));
+  }
+
+  /** The tables for {@code leases}, each read as the coordinators read it. */
+  private static String render(List<Lease> leases, String component, String namespace, int shardCount, Instant now) {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    List<LeaseObjects.Read> reads = leases.stream().map(l -> LeaseObjects.read(serialization, component,
+        serialization.convertValue(l, GenericKubernetesResource.class))).toList();
+    return StatusTable.render(StatusLeases.of(reads, component), component, namespace, shardCount, now);
   }
 
   private static Lease shard(int i, String holder, boolean drained) {

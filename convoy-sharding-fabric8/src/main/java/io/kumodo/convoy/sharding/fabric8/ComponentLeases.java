@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kumodo.convoy.sharding.Lease;
@@ -44,10 +43,6 @@ import org.slf4j.LoggerFactory;
 final class ComponentLeases implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
 
-  /** Lease, addressed without discovery. */
-  private static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
-      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
-      .withNamespaced(true).build();
   /** The longest name or problem text a log line carries; a foreign object may hold huge strings. */
   private static final int MAX_LOGGED = 200;
 
@@ -68,7 +63,7 @@ final class ComponentLeases implements AutoCloseable {
     this.component = component;
     this.namespace = namespace;
     this.serialization = client.getKubernetesSerialization();
-    this.informer = client.genericKubernetesResources(LEASES).inNamespace(namespace)
+    this.informer = client.genericKubernetesResources(LeaseObjects.LEASES).inNamespace(namespace)
         .withLabel(LeaseNames.COMPONENT_LABEL, component)
         .runnableInformer(0);
     informer.addEventHandler(new Handler(listeners));
@@ -204,24 +199,9 @@ final class ComponentLeases implements AutoCloseable {
 
   /** Converts and decodes {@code object}; never throws. */
   private Version read(GenericKubernetesResource object) {
-    String version = object.getMetadata().getResourceVersion();
-    io.fabric8.kubernetes.api.model.coordination.v1.Lease typed;
-    try {
-      typed = serialization.convertValue(object, io.fabric8.kubernetes.api.model.coordination.v1.Lease.class);
-    } catch (RuntimeException e) {
-      Throwable cause = e;
-      while (cause.getCause() != null) {
-        cause = cause.getCause();
-      }
-      return new Version(version, null, null, "not a readable coordination.k8s.io/v1 Lease: " + cause.getMessage());
-    }
-    LeaseCodec.Decoded d;
-    try {
-      d = LeaseCodec.decode(component, typed);
-    } catch (RuntimeException e) {
-      return new Version(version, null, null, "cannot be decoded: " + e);
-    }
-    return new Version(version, d.lease(), d.lease() == null ? null : typed, d.problem());
+    LeaseObjects.Read r = LeaseObjects.read(serialization, component, object);
+    return new Version(object.getMetadata().getResourceVersion(), r.lease(), r.lease() == null ? null : r.object(),
+        r.problem());
   }
 
   private static String abbreviate(String s) {

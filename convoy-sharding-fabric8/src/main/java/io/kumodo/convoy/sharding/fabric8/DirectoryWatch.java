@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -33,10 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 final class DirectoryWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
-  /** Lease, addressed without discovery; read as generic objects so one malformed Lease cannot stop the list. */
-  private static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
-      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
-      .withNamespaced(true).build();
   private static final long RESTART_DELAY_MILLIS = 1000;
 
   private final KubernetesClient client;
@@ -111,7 +106,8 @@ final class DirectoryWatch implements AutoCloseable {
     }
     int gen = ++generation;
     relisted = gen > 1 ? new HashSet<>() : null;
-    SharedIndexInformer<GenericKubernetesResource> next = client.genericKubernetesResources(LEASES)
+    // generic objects, so one malformed Lease cannot stop the list
+    SharedIndexInformer<GenericKubernetesResource> next = client.genericKubernetesResources(LeaseObjects.LEASES)
         .inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component).runnableInformer(0);
     next.addEventHandler(new Handler(gen));
     informer = next;
@@ -176,18 +172,12 @@ final class DirectoryWatch implements AutoCloseable {
   /** The record of {@code object}, or null (logged once per version) when it is not a readable lease. */
   private Lease decode(String name, GenericKubernetesResource object) {
     String version = object.getMetadata().getResourceVersion();
-    String problem;
-    try {
-      LeaseCodec.Decoded d = LeaseCodec.decode(component,
-          serialization.convertValue(object, io.fabric8.kubernetes.api.model.coordination.v1.Lease.class));
-      if (d.lease() != null) {
-        warned.remove(name);
-        return d.lease();
-      }
-      problem = d.problem();
-    } catch (RuntimeException e) {
-      problem = "not a readable coordination.k8s.io/v1 Lease: " + e.getMessage();
+    LeaseObjects.Read read = LeaseObjects.read(serialization, component, object);
+    if (read.lease() != null) {
+      warned.remove(name);
+      return read.lease();
     }
+    String problem = read.problem();
     if (!Objects.equals(warned.put(name, String.valueOf(version)), String.valueOf(version))) {
       log.warn("ShardDirectory: ignoring Lease {}/{} (resourceVersion {}) labelled {}={}: {}", namespace, name,
           version, LeaseNames.COMPONENT_LABEL, component, problem);

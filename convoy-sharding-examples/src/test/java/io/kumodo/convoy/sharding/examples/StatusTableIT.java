@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code status} table against the mock API server, with Lease objects written as JSON (so
+ * also what fabric8's typed model cannot read) and no coordinators.
+ */
+class StatusTableIT {
+  private static final String NS = "convoy-system";
+  private static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
+      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
+      .withNamespaced(true).build();
+  private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+      .withZone(ZoneOffset.UTC);
+
+  private MockApiServer api;
+  private KubernetesClient client;
+  private final Instant now = Instant.now();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void start() {
+    api = MockApiServer.start(0);
+    client = api.createClient();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    api.close();
+  }
+
+  @Test
+  void aLeaseFabric8CannotReadIsNamedAndTheRestOfTheTableIsShown() throws Exception {
+    twoLiveMembersHoldingShards(4);
+    create(lease("convoy-cm-shard-4", shardLabels("4"), Map.of(), "cm-a", "2026-11-29T10:00:05Z"));
+
+    assertThat(status("--shards", "5")).isZero();
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("0\\s+cm-a\\s+\\S+\\s+0\\s+owned"));
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("4\\s+-\\s+-\\s+-\\s+unreadable lease"));
+    assertThat(lines()).contains("4 of 5 shards owned");
+    assertThat(lines()).anySatisfy(l -> assertThat(l)
+        .startsWith("unreadable lease convoy-cm-shard-4: not a readable coordination.k8s.io/v1 Lease: ")
+        .endsWith("; the replicas ignore it"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+-"));
+  }
+
+  /** Live members cm-a and cm-b; shard i's Lease held by cm-a for even i, cm-b for odd. */
+  private void twoLiveMembersHoldingShards(int shards) {
+    for (String id : List.of("cm-a", "cm-b")) {
+      create(lease(LeaseNames.memberName("convoy-cm", id), Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm",
+          LeaseNames.ROLE_LABEL, "member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id,
+          LeaseAnnotations.ASSIGNMENT, "modulo"), id, renewTime(now)));
+    }
+    for (int i = 0; i < shards; i++) {
+      create(lease(LeaseNames.shardName("convoy-cm", i), shardLabels(Integer.toString(i)), Map.of(),
+          i % 2 == 0 ? "cm-a" : "cm-b", renewTime(now)));
+    }
+  }
+
+  private static Map<String, String> shardLabels(String shard) {
+    return Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "shard",
+        LeaseNames.SHARD_LABEL, shard);
+  }
+
+  private static String renewTime(Instant t) {
+    return MICROS.format(t);
+  }
+
+  private static Map<String, Object> lease(String name, Map<String, String> labels, Map<String, String> annotations,
+      String holder, String renewTime) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("holderIdentity", holder);
+    spec.put("leaseDurationSeconds", 30);
+    spec.put("leaseTransitions", 0);
+    spec.put("renewTime", renewTime);
+    return Map.of("apiVersion", "coordination.k8s.io/v1", "kind", "Lease",
+        "metadata", Map.of("name", name, "namespace", NS, "labels", labels, "annotations", annotations),
+        "spec", spec);
+  }
+
+  /** Stores {@code object} as it is: a generic object, which fabric8 does not reformat. */
+  private void create(Map<String, Object> object) {
+    GenericKubernetesResource generic = client.getKubernetesSerialization().convertValue(object,
+        GenericKubernetesResource.class);
+    client.genericKubernetesResources(LEASES).inNamespace(NS).resource(generic).create();
+  }
+
+  private int status(String... args) throws Exception {
+    out.reset();
+    err.reset();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--server", api.url()));
+    return new StatusCommand().run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private List<String> lines() {
+    return out.toString(StandardCharsets.UTF_8).lines().toList();
+  }
+
+  /** The rows of the shard table: the lines that start with a shard number. */
+  private List<String> rows() {
+    return lines().stream().filter(l -> l.matches("\\d+ .*") && !l.matches("\\d+ of \\d+ shards owned.*")).toList();
+  }
+}
