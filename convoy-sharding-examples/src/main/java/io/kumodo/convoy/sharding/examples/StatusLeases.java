@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
@@ -26,15 +27,26 @@ final class StatusLeases {
     /** JSON that fabric8's typed Lease model cannot read (e.g. a renewTime without microseconds). */
     UNREADABLE,
     /** A Lease that does not follow the naming and field rules (no spec, bad duration, ...). */
-    MALFORMED;
+    MALFORMED,
+    /**
+     * A Lease labelled as a shard or member lease of the component but not named as that lease:
+     * the replicas reject it by name, so it never stands for the real lease.
+     */
+    FOREIGN;
 
     String label() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
   }
 
-  /** An object the replicas ignore: its name, why, and the problem as the lease store logs it. */
-  record Ignored(String name, Kind kind, String problem) {}
+  /** An object the replicas ignore: its name, why, and the problem (as the lease store logs it). */
+  record Ignored(String name, Kind kind, String problem) {
+    /** The line of {@code status} that names this object. */
+    String line() {
+      return kind == Kind.FOREIGN ? "foreign lease " + name + " " + problem + ", so the replicas ignore it"
+          : kind.label() + " lease " + name + ": " + problem + "; the replicas ignore it";
+    }
+  }
 
   final TreeMap<Integer, Lease> shards = new TreeMap<>();
   final TreeMap<String, Lease> members = new TreeMap<>();
@@ -59,7 +71,10 @@ final class StatusLeases {
         }
         continue;
       }
-      Ignored ignored = new Ignored(read.name(), read.unreadable() ? Kind.UNREADABLE : Kind.MALFORMED, read.problem());
+      String claim = read.unreadable() ? null : foreignClaim(component, read.name(), read.object().getMetadata());
+      Ignored ignored = read.unreadable() ? new Ignored(read.name(), Kind.UNREADABLE, read.problem())
+          : claim != null ? new Ignored(read.name(), Kind.FOREIGN, claim)
+          : new Ignored(read.name(), Kind.MALFORMED, read.problem());
       s.ignored.add(ignored);
       Integer shard = shardOfName(component, read.name());
       if (shard != null) {
@@ -71,6 +86,38 @@ final class StatusLeases {
     }
     s.ignored.sort(java.util.Comparator.comparing(i -> String.valueOf(i.name())));
     return s;
+  }
+
+  /**
+   * For an object labelled as shard k's (or member m's) Lease but not named as that Lease:
+   * {@code (labelled shard k): not named <name of shard k's Lease>}; null for any other object.
+   */
+  private static String foreignClaim(String component, String name, ObjectMeta meta) {
+    Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+    LeaseRole role = LeaseRole.fromLabel(labels.get(LeaseNames.ROLE_LABEL));
+    String claimed;
+    String real;
+    if (role == LeaseRole.SHARD) {
+      try {
+        int shard = Integer.parseInt(labels.get(LeaseNames.SHARD_LABEL));
+        claimed = "shard " + shard;
+        real = shard < 0 ? null : LeaseNames.shardName(component, shard);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    } else if (role == LeaseRole.MEMBER && meta.getAnnotations() != null
+        && meta.getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION) != null) {
+      String id = meta.getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION);
+      claimed = "member " + id;
+      try {
+        real = LeaseNames.memberName(component, id);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    return real == null || real.equals(name) ? null : "(labelled " + claimed + "): not named " + real;
   }
 
   /** The shard whose Lease name {@code name} is, or null. */

@@ -66,7 +66,7 @@ final class StatusTable {
       sb.append(String.format("%n"));
     }
     for (StatusLeases.Ignored i : leases.ignored) {
-      sb.append(String.format("%s lease %s: %s; the replicas ignore it%n", i.kind().label(), i.name(), i.problem()));
+      sb.append(i.line()).append(System.lineSeparator());
     }
     if (leases.unreadableLabels > 0) {
       sb.append(String.format("%n%d lease(s) with unreadable labels ignored%n", leases.unreadableLabels));

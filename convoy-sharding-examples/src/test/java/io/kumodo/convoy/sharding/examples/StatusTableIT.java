@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code status} table against the mock API server, with Lease objects written as JSON (so
- * also what fabric8's typed model cannot read) and no coordinators.
+ * also what fabric8's typed model cannot read) and no coordinators: foreign and unreadable Leases.
  */
 class StatusTableIT {
   private static final String NS = "convoy-system";
@@ -53,6 +53,25 @@ class StatusTableIT {
   void stop() {
     client.close();
     api.close();
+  }
+
+  @Test
+  void aForeignLeaseLabelledWithAShardDoesNotReplaceTheRealShardLeaseAndIsListedAsForeign() throws Exception {
+    twoLiveMembersHoldingShards(4);
+    create(lease("intruder", shardLabels("3"), Map.of(), "intruder", renewTime(now)));
+    create(lease("rogue", Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"),
+        Map.of(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a", LeaseAnnotations.ASSIGNMENT, "balanced"), "rogue",
+        renewTime(now)));
+
+    assertThat(status()).isZero();
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3\\s+cm-b\\s+\\S+\\s+0\\s+owned"));
+    assertThat(rows()).noneMatch(l -> l.contains("intruder"));
+    assertThat(lines()).contains("4 of 4 shards owned");
+    assertThat(lines()).containsOnlyOnce(
+        "foreign lease intruder (labelled shard 3): not named convoy-cm-shard-3, so the replicas ignore it",
+        "foreign lease rogue (labelled member cm-a): not named convoy-cm-member-cm-a, so the replicas ignore it");
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+-"));
+    assertThat(lines()).noneMatch(l -> l.contains("mismatch"));
   }
 
   @Test
