@@ -11,6 +11,7 @@ import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -133,7 +134,8 @@ public final class StatusCommand implements Command {
         if (flags.bool("watch")) {
           out.print("\033[H\033[2J");
         }
-        out.print(StatusTable.render(leases, component, namespace, shards, clock.instant()));
+        Instant now = clock.instant();
+        out.print(StatusTable.render(leases, component, namespace, StatusShardCount.of(shards, leases, now), now));
         out.flush();
         if (flags.bool("watch")) {
           Thread.sleep(interval.toMillis()); // the redraw period of an interactive display

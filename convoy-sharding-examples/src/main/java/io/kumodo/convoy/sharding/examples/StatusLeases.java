@@ -9,6 +9,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,14 @@ final class StatusLeases {
   int unreadableLabels;
 
   private StatusLeases() {}
+
+  /**
+   * True when {@code lease} is held and its holder renewed it within its duration before
+   * {@code now}, by the local wall clock against its renewTime (only as right as the clocks).
+   */
+  static boolean live(Lease lease, Instant now) {
+    return !lease.isFree() && lease.renewTime() != null && !lease.renewTime().plus(lease.duration()).isBefore(now);
+  }
 
   /** Sorts {@code reads}, the Lease objects labelled for {@code component}. */
   static StatusLeases of(List<LeaseObjects.Read> reads, String component) {

@@ -10,7 +10,6 @@ import io.kumodo.convoy.sharding.LeaseAnnotations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -25,36 +24,44 @@ final class StatusTable {
 
   private StatusTable() {}
 
-  /** The tables for the Leases of {@code component}, at {@code now}. */
-  static String render(StatusLeases leases, String component, String namespace, int shardCount, Instant now) {
-    TreeMap<Integer, Lease> shardLeases = leases.shards;
+  /**
+   * The tables for the Leases of {@code component}, at {@code now}: a row for each shard below
+   * {@code count}, then one row for each Lease beyond it (so a stray Lease with a huge index is
+   * one row, not a row per index up to it).
+   */
+  static String render(StatusLeases leases, String component, String namespace, StatusShardCount count,
+      Instant now) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("component %s in namespace %s, at %s%n%n", component, namespace, now));
     sb.append(String.format(ROW, "SHARD", "OWNER", "AGE", "TRANSITIONS", "STATE"));
-    int max = Math.max(shardCount, Math.max(shardLeases.isEmpty() ? 0 : shardLeases.lastKey() + 1,
-        leases.ignoredShards.isEmpty() ? 0 : leases.ignoredShards.lastKey() + 1));
+    TreeSet<Integer> rows = new TreeSet<>(leases.shards.keySet());
+    rows.addAll(leases.ignoredShards.keySet());
+    for (int i = 0; i < count.count(); i++) {
+      rows.add(i);
+    }
     int owned = 0;
     int drained = 0;
-    for (int i = 0; i < max; i++) {
-      Lease l = shardLeases.get(i);
+    for (int i : rows) {
+      String outside = i < count.count() ? "" : count.outside();
+      Lease l = leases.shards.get(i);
       if (l == null) {
         StatusLeases.Ignored ignored = leases.ignoredShards.get(i);
-        sb.append(String.format(ROW, i, "-", "-", "-", ignored == null ? "no lease" : ignored.kind().label() + " lease"));
+        sb.append(String.format(ROW, i, "-", "-", "-",
+            (ignored == null ? "no lease" : ignored.kind().label() + " lease") + outside));
         continue;
       }
-      String state = l.isFree() ? "free" : expired(l, now) ? "expired" : "owned";
-      owned += state.equals("owned") ? 1 : 0;
-      if (LeaseAnnotations.isDrained(l.annotations())) {
-        drained++;
-        state += ", drained";
+      String state = l.isFree() ? "free" : StatusLeases.live(l, now) ? "owned" : "expired";
+      boolean isDrained = LeaseAnnotations.isDrained(l.annotations());
+      if (outside.isEmpty()) {
+        owned += state.equals("owned") ? 1 : 0;
+        drained += isDrained ? 1 : 0;
       }
-      if (shardCount > 0 && i >= shardCount) {
-        state += " (outside --shards)";
-      }
-      sb.append(String.format(ROW, i, l.isFree() ? "-" : l.holder(), age(l, now), l.transitions(), state));
+      state += isDrained ? ", drained" : "";
+      sb.append(String.format(ROW, i, l.isFree() ? "-" : l.holder(), age(l, now), l.transitions(), state + outside));
     }
-    sb.append(String.format("%n%d of %d shards owned%s%n%n", owned, max,
+    sb.append(String.format("%n%d of %d shards owned%s%n", owned, count.known() ? count.count() : rows.size(),
         drained == 0 ? "" : ", " + drained + " drained"));
+    sb.append(count.line()).append(String.format("%n%n"));
     appendMembers(sb, leases.members, now);
     appendIgnored(sb, leases);
     return sb.toString();
@@ -76,7 +83,7 @@ final class StatusTable {
   private static void appendMembers(StringBuilder sb, Map<String, Lease> members, Instant now) {
     TreeSet<String> liveAssignments = new TreeSet<>();
     for (Lease l : members.values()) {
-      if (!l.isFree() && !expired(l, now)) {
+      if (StatusLeases.live(l, now)) {
         liveAssignments.add(l.annotations().getOrDefault(LeaseAnnotations.ASSIGNMENT, "-"));
       }
     }
@@ -86,7 +93,7 @@ final class StatusTable {
     for (Map.Entry<String, Lease> e : members.entrySet()) {
       Lease l = e.getValue();
       Map<String, String> a = l.annotations();
-      boolean live = !l.isFree() && !expired(l, now);
+      boolean live = StatusLeases.live(l, now);
       String state = l.isFree()
           ? (a.containsKey(LeaseAnnotations.EXPIRED_BY) ? "expired (marked by " + a.get(LeaseAnnotations.EXPIRED_BY) + ")"
               : "released")
@@ -114,9 +121,5 @@ final class StatusTable {
     }
     Duration d = Duration.between(l.renewTime(), now);
     return Durations.format(Duration.ofMillis(Math.max(0, d.toMillis()) / 100 * 100));
-  }
-
-  private static boolean expired(Lease l, Instant now) {
-    return l.renewTime() == null || l.renewTime().plus(l.duration()).isBefore(now);
   }
 }

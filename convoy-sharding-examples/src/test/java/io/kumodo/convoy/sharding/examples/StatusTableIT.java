@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code status} table against the mock API server, with Lease objects written as JSON (so
- * also what fabric8's typed model cannot read) and no coordinators: foreign and unreadable Leases.
+ * also what fabric8's typed model cannot read) and no coordinators: foreign, unreadable and
+ * out-of-range Leases.
  */
 class StatusTableIT {
   private static final String NS = "convoy-system";
@@ -72,6 +73,25 @@ class StatusTableIT {
         "foreign lease rogue (labelled member cm-a): not named convoy-cm-member-cm-a, so the replicas ignore it");
     assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+-"));
     assertThat(lines()).noneMatch(l -> l.contains("mismatch"));
+  }
+
+  @Test
+  void leasesBeyondTheShardCountAreOneRowEachAndAHugeIndexNeitherFloodsTheTableNorVanishes() throws Exception {
+    twoLiveMembersHoldingShards(4);
+    create(lease("convoy-cm-shard-3000000", shardLabels("3000000"), Map.of(), "", renewTime(now)));
+    create(lease("convoy-cm-shard-2147483647", shardLabels("2147483647"), Map.of(), "", renewTime(now)));
+
+    assertThat(status()).isZero();
+    assertThat(lines()).hasSizeLessThan(40).contains("4 of 4 shards owned",
+        "shard count 4: inferred from the shard leases (--shards N sets it)");
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3000000\\s+-\\s+\\S+\\s+0\\s+free \\(outside the shard count\\)"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).startsWith("malformed lease convoy-cm-shard-2147483647: ")
+        .endsWith("; the replicas ignore it"));
+
+    assertThat(status("--shards", "2")).isZero();
+    assertThat(lines()).hasSizeLessThan(40).contains("2 of 2 shards owned", "shard count 2: from --shards");
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-a\\s+\\S+\\s+0\\s+owned \\(outside --shards\\)"));
+    assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3000000\\s+-\\s+\\S+\\s+0\\s+free \\(outside --shards\\)"));
   }
 
   @Test

@@ -62,12 +62,32 @@ class StatusTableTest {
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+modulo\\s+-"));
   }
 
+  @Test
+  void withoutShardsTheCountIsInferredFromTheLeasesAndAFreeDrainedTopShardStaysInRange() {
+    String table = render(List.of(shard(0, "cm-a", false), shard(1, "cm-a", false), shard(2, "", true),
+        shard(40000, "", false), member("cm-a", "modulo", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+-\\s+1s\\s+0\\s+free, drained"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l)
+        .matches("40000\\s+-\\s+1s\\s+0\\s+free \\(outside the shard count\\)"));
+    assertThat(table).contains("2 of 3 shards owned, 1 drained",
+        "shard count 3: inferred from the shard leases (--shards N sets it)");
+    assertThat(table.lines().count()).isLessThan(20);
+  }
+
+  @Test
+  void withoutShardsAndWithoutShardLeasesTheCountIsUnknownAndSaidSo() {
+    String table = render(List.of(member("cm-a", "modulo", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table).contains("0 of 0 shards owned",
+        "shard count unknown: no shard lease to infer it from (--shards N sets it)");
+  }
+
   /** The tables for {@code leases}, each read as the coordinators read it. */
   private static String render(List<Lease> leases, String component, String namespace, int shardCount, Instant now) {
     KubernetesSerialization serialization = new KubernetesSerialization();
     List<LeaseObjects.Read> reads = leases.stream().map(l -> LeaseObjects.read(serialization, component,
         serialization.convertValue(l, GenericKubernetesResource.class))).toList();
-    return StatusTable.render(StatusLeases.of(reads, component), component, namespace, shardCount, now);
+    StatusLeases sorted = StatusLeases.of(reads, component);
+    return StatusTable.render(sorted, component, namespace, StatusShardCount.of(shardCount, sorted, now), now);
   }
 
   private static Lease shard(int i, String holder, boolean drained) {
