@@ -25,6 +25,9 @@ import java.util.List;
  *   <li>{@code status drain-shard N} / {@code undrain-shard N}: sets / removes
  *       {@code sharding.convoy.kumodo.io/drained=true} on the shard's Lease: its owner frees it
  *       and no replica takes it until it is undrained. A shard without a Lease gets one, free.
+ *       N must be below the shard count ({@code --shards}, else inferred from the Leases as
+ *       {@link StatusShardCount} says): the replicas delete a Lease beyond it, and the mark with
+ *       it. When the count cannot be inferred (no shard Lease), a drain goes ahead with a note.
  *   <li>{@code status drain-replica ID} / {@code undrain-replica ID}: the same on the replica's
  *       member Lease: it hands all its shards over and takes none, while it keeps running.
  * </ul>
@@ -120,15 +123,18 @@ public final class StatusCommand implements Command {
     String namespace = flags.value("lease-namespace", DemoCommand.LEASE_NAMESPACE);
     try (KubernetesClient client = Clients.create(flags.value("server").orElse(null),
         flags.value("kubeconfig").orElse(null))) {
+      if (subcommand != null && subcommand.endsWith("shard") && shards == 0) {
+        Integer refused = checkInferredShardCount(client, namespace, component, subcommand, argument, out, err);
+        if (refused != null) {
+          return refused;
+        }
+      }
       if (subcommand != null) {
         return drain(new LeaseDrains(client, namespace, component), subcommand, argument, shards, out, err);
       }
       do {
-        StatusLeases leases;
-        try {
-          leases = StatusLeases.of(LeaseObjects.list(client, namespace, component), component);
-        } catch (KubernetesClientException e) {
-          err.println(name() + ": cannot list leases in " + namespace + ": " + e.getMessage());
+        StatusLeases leases = list(client, namespace, component, err);
+        if (leases == null) {
           return EXIT_FAILURE;
         }
         if (flags.bool("watch")) {
@@ -146,6 +152,45 @@ public final class StatusCommand implements Command {
       return EXIT_USAGE;
     }
     return EXIT_OK;
+  }
+
+  /**
+   * Without {@code --shards}, checks the shard of {@code drain-shard} / {@code undrain-shard}
+   * against the shard count inferred from the Leases ({@link StatusShardCount}): a Lease beyond
+   * it would be deleted by the replicas, and the mark with it. When the count cannot be inferred
+   * (no shard Lease), a drain goes ahead with a note saying so. Returns the exit code when the
+   * command must stop, null to go on.
+   */
+  private Integer checkInferredShardCount(KubernetesClient client, String namespace, String component,
+      String subcommand, String argument, PrintStream out, PrintStream err) throws UsageException {
+    StatusLeases leases = list(client, namespace, component, err);
+    if (leases == null) {
+      return EXIT_FAILURE;
+    }
+    StatusShardCount count = StatusShardCount.of(0, leases, clock.instant());
+    int n = shard(argument, 0);
+    if (count.known() && n >= count.count()) {
+      err.println(name() + ": the shard must be an integer from 0 to " + (count.count() - 1) + " (shard count "
+          + count.count() + ", inferred from the shard leases; --shards N sets it): '" + argument + "' (see: "
+          + name() + " --help)");
+      return EXIT_USAGE;
+    }
+    if (!count.known() && subcommand.equals("drain-shard")) {
+      out.println("note: the shard count of " + component + " is unknown (no shard lease to infer it from, no "
+          + "--shards): if " + n + " is not below the replicas' --shards, they delete this Lease and the drain "
+          + "mark with it");
+    }
+    return null;
+  }
+
+  /** The component's Leases, or null after telling {@code err} why they cannot be listed. */
+  private StatusLeases list(KubernetesClient client, String namespace, String component, PrintStream err) {
+    try {
+      return StatusLeases.of(LeaseObjects.list(client, namespace, component), component);
+    } catch (KubernetesClientException e) {
+      err.println(name() + ": cannot list leases in " + namespace + ": " + e.getMessage());
+      return null;
+    }
   }
 
   private int drain(LeaseDrains drains, String subcommand, String argument, int shards, PrintStream out,

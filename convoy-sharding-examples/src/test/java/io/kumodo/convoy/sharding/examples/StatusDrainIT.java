@@ -107,7 +107,9 @@ class StatusDrainIT {
   @Test
   void drainShardOfAShardWithoutALeaseCreatesItFreeAndLabelledSoNoReplicaEverTakesIt() throws Exception {
     assertThat(status("drain-shard", "9", "--component", "convoy-obs")).isZero();
-    assertThat(stdout()).contains("shard 9 drained: its Lease was created free and drained");
+    assertThat(stdout()).contains("shard 9 drained: its Lease was created free and drained",
+        "note: the shard count of convoy-obs is unknown (no shard lease to infer it from, no --shards): if 9 is not "
+        + "below the replicas' --shards, they delete this Lease and the drain mark with it");
     Lease lease = client.leases().inNamespace(NAMESPACE).withName("convoy-obs-shard-9").get();
     assertThat(lease.getSpec().getHolderIdentity()).isEmpty();
     assertThat(lease.getSpec().getLeaseDurationSeconds()).isPositive();
@@ -117,6 +119,20 @@ class StatusDrainIT {
 
     assertThat(status("undrain-shard", "10", "--component", "convoy-obs")).isZero();
     assertThat(stdout()).contains("shard 10 has no Lease, so it is not drained; nothing changed");
+  }
+
+  @Test
+  void drainShardBeyondTheShardCountTheReplicasUseIsRefusedAndCreatesNoLease() throws Exception {
+    assertThat(status("drain-shard", "8")).isEqualTo(Command.EXIT_USAGE);
+    assertThat(stdout()).isEmpty();
+    assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().isEqualTo("status: the shard "
+        + "must be an integer from 0 to 7 (shard count 8, inferred from the shard leases; --shards N sets it): '8' "
+        + "(see: status --help)");
+    assertThat(client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-8").get()).isNull();
+
+    assertThat(status("undrain-shard", "1000")).isEqualTo(Command.EXIT_USAGE);
+    assertThat(status("drain-shard", "7")).isZero();
+    assertThat(stdout()).contains("shard 7 drained: its owner frees it and no replica takes it");
   }
 
   @Test
