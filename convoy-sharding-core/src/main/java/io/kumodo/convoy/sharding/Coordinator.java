@@ -72,7 +72,7 @@ public final class Coordinator implements AutoCloseable {
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final Object scheduleLock = new Object();
   private final Scheduler injectedScheduler;
-  private volatile java.util.concurrent.CompletableFuture<Void> drained = new java.util.concurrent.CompletableFuture<>();
+  private final DrainFutures drains = new DrainFutures();
   /** Guarded by tickLock: the leases were freed at close. */
   private boolean released;
   /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
@@ -168,6 +168,7 @@ public final class Coordinator implements AutoCloseable {
     }
     // Owns nothing from now on, whatever a running tick does later.
     ownership.close();
+    drains.close();
     AutoCloseable handle;
     synchronized (scheduleLock) {
       if (pending != null) {
@@ -267,10 +268,13 @@ public final class Coordinator implements AutoCloseable {
    * shards over (their reconciles finish first) and takes no new ones, while it keeps renewing
    * its member lease. The result completes once it owns no shard and has freed every shard
    * lease; wait on it (bounded) before stopping the process, so that a rolling update loses no
-   * time to lease expiry. Undo with {@link #undrain()}.
+   * time to lease expiry. Undo with {@link #undrain()}: an undrain (through this API or the
+   * member lease) before the drain completed ends the result with a
+   * {@link java.util.concurrent.CancellationException}, as does {@link #close()}.
    */
   public java.util.concurrent.CompletionStage<Void> drain() {
     rule.requestDrain(Boolean.TRUE);
+    java.util.concurrent.CompletableFuture<Void> drained = drains.drain();
     requestTick();
     return drained;
   }
@@ -281,9 +285,7 @@ public final class Coordinator implements AutoCloseable {
    */
   public void undrain() {
     rule.requestDrain(Boolean.FALSE);
-    if (drained.isDone()) {
-      drained = new java.util.concurrent.CompletableFuture<>();
-    }
+    drains.undrain();
     requestTick();
   }
 
@@ -292,10 +294,10 @@ public final class Coordinator implements AutoCloseable {
     return rule.drained();
   }
 
+  /** After a tick: completes (or, if the member lease was undrained, ends) a pending drain future. */
   private void completeDrain() {
-    if (rule.drained() && ownership.published().isEmpty() && !rule.releasing()) {
-      drained.complete(null);
-    }
+    drains.tickEnded(rule.drainSettled(), ownership.published().isEmpty() && !rule.releasing(),
+        rule.undrainedByLease());
   }
 
   /**

@@ -186,6 +186,16 @@ final class MemberLeases {
     return selfDrained;
   }
 
+  /** True when the last tick found this replica drained by its member lease, with no request pending. */
+  boolean drainSettled() {
+    return selfDrained && desiredDrain == null;
+  }
+
+  /** True when the last tick found this replica not drained by its member lease, with no request pending. */
+  boolean undrainedByLease() {
+    return !selfDrained && desiredDrain == null;
+  }
+
   /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
   private void checkAssignment(Lease member) {
     String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);

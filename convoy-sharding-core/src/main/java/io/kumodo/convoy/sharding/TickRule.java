@@ -323,6 +323,16 @@ final class TickRule {
     return members.drained();
   }
 
+  /** True when the last tick found the drain mark written on the member lease and no (un)drain request pending. */
+  boolean drainSettled() {
+    return members.drainSettled();
+  }
+
+  /** True when the last tick found the member lease undrained and no (un)drain request pending. */
+  boolean undrainedByLease() {
+    return members.undrainedByLease();
+  }
+
   /** The live replica IDs, sorted, seen at the last tick that could list the members. */
   List<String> liveMembers() {
     return lastLive;

@@ -146,6 +146,9 @@ public final class ReplicaCommand implements Command {
     } catch (TimeoutException e) {
       out.printf("replica %s not drained within the lease duration; stopping anyway (owns %s)%n",
           coordinator.replicaId(), coordinator.ownedShards());
+    } catch (java.util.concurrent.CancellationException e) {
+      out.printf("replica %s: drain ended before it completed (%s); stopping anyway (owns %s)%n",
+          coordinator.replicaId(), e.getMessage(), coordinator.ownedShards());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (java.util.concurrent.ExecutionException e) {

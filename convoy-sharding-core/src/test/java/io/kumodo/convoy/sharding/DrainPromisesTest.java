@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link Coordinator#drain()} promises under races with undrains: its future completes
+ * normally only when the replica owns nothing and was not undrained meanwhile, and an undrain
+ * leaves no caller waiting for ever.
+ */
+class DrainPromisesTest {
+
+  /** Calls {@code undrain()} of its replica while that replica's tick frees a shard lease, once armed. */
+  static final class UndrainsMidTick extends ForwardingLeaseStore {
+    Coordinator replica;
+    boolean armed;
+
+    UndrainsMidTick(InMemoryLeaseStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      Lease written = delegate.update(lease);
+      if (armed && lease.key().role() == LeaseRole.SHARD && lease.isFree()) {
+        armed = false;
+        replica.undrain();
+      }
+      return written;
+    }
+  }
+
+  @Test
+  void anUndrainBeforeTheDrainCompletedEndsTheFirstCallersFutureExceptionally() {
+    TestCluster cluster = new TestCluster(4);
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW);
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+
+    CompletableFuture<Void> first = a.coordinator.drain().toCompletableFuture();
+    a.coordinator.undrain();
+    cluster.run(TestCluster.LEASE);
+
+    assertThat(first).as("not pending for ever").isDone();
+    assertThat(first).as("and not reported drained").isCompletedExceptionally();
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+  }
+
+  @Test
+  void aDrainFutureCompletesOnlyWhenTheReplicaOwnsNothingAndWasNotUndrainedMeanwhile() {
+    TestCluster cluster = new TestCluster(4);
+    UndrainsMidTick store = new UndrainsMidTick(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    store.replica = a.coordinator;
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW);
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+
+    store.armed = true; // the undrain lands while the drain's tick frees a's shards
+    CompletableFuture<Void> first = a.coordinator.drain().toCompletableFuture();
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(store.armed).isFalse();
+    assertThat(first).as("undrained meanwhile: not reported drained").isNotCompleted();
+    cluster.run(TestCluster.LEASE);
+    assertThat(a.coordinator.ownedShards()).as("its share back").hasSize(2);
+
+    CompletableFuture<Void> second = a.coordinator.drain().toCompletableFuture();
+    assertThat(second).as("owns shards: not drained yet").isNotDone();
+    cluster.run(Duration.ofSeconds(2));
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    assertThat(second).isCompleted();
+  }
+}
