@@ -100,7 +100,7 @@ final class MemberLeases {
   void renew(List<Lease> listed, Instant wall, boolean regular) {
     long sent = s.ticker().read();
     if (!regular && member != null && desiredDrain == null && lastMemberRenew != Long.MIN_VALUE
-        && sent - lastMemberRenew < s.renewNanos() / 2) {
+        && sent - lastMemberRenew < s.renewNanos() / 2 && !drainMarkChangedByOthers(listed)) {
       return; // renewed moments ago; an extra tick does not rewrite it
     }
     String operation = "renew";
@@ -154,6 +154,17 @@ final class MemberLeases {
       errors.failed("renew member lease", memberKey, e);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
     }
+  }
+
+  /**
+   * True when the listed record of the member lease has another drain mark than the record this
+   * replica last wrote: an operator drained or undrained it. The write that follows meets a
+   * conflict and is made again on the listed record, so the mark takes effect at this tick (the
+   * one its watch event caused), not at the next regular one.
+   */
+  private boolean drainMarkChangedByOthers(List<Lease> listed) {
+    Lease current = listed == null ? null : TickRule.find(listed, memberKey);
+    return current != null && LeaseAnnotations.isDrained(current) != LeaseAnnotations.isDrained(member);
   }
 
   /** {@code current} with the annotations this replica publishes on its member lease. */

@@ -78,4 +78,25 @@ class DrainPromisesTest {
     assertThat(a.coordinator.ownedShards()).isEmpty();
     assertThat(second).isCompleted();
   }
+
+  @Test
+  void anOperatorsDrainOrUndrainOfAReplicaTakesEffectOnTheWatchEvent() {
+    TestCluster cluster = new TestCluster(4);
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.LEASE); // ends right after a regular tick: the member lease was just renewed
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+    LeaseKey member = LeaseKey.member("convoy-cm", "cm-a");
+
+    DrainTest.annotate(cluster, member, true);
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(a.coordinator.isDrained()).isTrue();
+    assertThat(a.coordinator.ownedShards()).as("drained on the watch event").isEmpty();
+    assertThat(cluster.owned("cm-b")).hasSize(4);
+
+    DrainTest.annotate(cluster, member, false);
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(a.coordinator.isDrained()).isFalse();
+    assertThat(a.coordinator.ownedShards()).as("undrained on the watch event").hasSize(2);
+  }
 }

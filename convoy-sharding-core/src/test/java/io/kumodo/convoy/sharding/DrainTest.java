@@ -21,7 +21,8 @@ class DrainTest {
     return new TestCluster(8, TestCluster.installed("convoy-cm", 8), b -> b.assignment(Assignment.named(assignment)));
   }
 
-  private static void annotate(TestCluster cluster, LeaseKey key, boolean drained) {
+  /** Sets or removes the drain mark on a lease, as an operator's {@code kubectl annotate} does. */
+  static void annotate(TestCluster cluster, LeaseKey key, boolean drained) {
     Lease lease = cluster.store.get(key);
     Map<String, String> annotations = new HashMap<>(lease == null ? Map.of() : lease.annotations());
     if (drained) {
