@@ -24,6 +24,15 @@ public final class LeaseAnnotations {
   public static final String DRAINED = "sharding.convoy.kumodo.io/drained";
 
   /**
+   * On member leases, beside {@link #DRAINED}: the ID of the replica whose own
+   * {@code Coordinator.drain()} set the mark. Such a mark goes when the replica closes (unless it
+   * keeps its member lease as it is) or restarts under the same ID; a mark without it is an
+   * operator's, and stays until an operator or {@code undrain()} removes it. A tool that sets
+   * the mark for an operator removes this annotation.
+   */
+  public static final String DRAINED_BY = "sharding.convoy.kumodo.io/drained-by";
+
+  /**
    * On member leases: where the replica can be reached (e.g. {@code 10.1.2.3:8080}), as the
    * replica configured it, so that a front end can route a request for a shard to its owner.
    */

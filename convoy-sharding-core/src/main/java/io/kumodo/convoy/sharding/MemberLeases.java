@@ -44,10 +44,8 @@ final class MemberLeases {
   private final List<Lease> expiredMembers = new ArrayList<>();
   /** Peer and assignment pairs already logged as a mismatch. */
   private final Set<String> mismatches = new HashSet<>();
-  /** Drain requested through the API: true drain, false undrain, null as the member lease says. */
-  private volatile Boolean desiredDrain;
-  /** True while the drain mark on the member lease was written by this replica's drain(). */
-  private boolean drainedByUs;
+  /** The drain mark on the member lease: requested through the API, and who set it. */
+  private final DrainMark mark;
   /** Whether this replica was drained at the last tick that could list the members. */
   private volatile boolean selfDrained;
 
@@ -56,21 +54,20 @@ final class MemberLeases {
     this.observed = observed;
     this.errors = errors;
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
+    this.mark = new DrainMark(s.replicaId());
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
   }
 
-  /** At close: marks the member lease released (unless kept) and removes a drain mark we set. */
+  /** At close: marks the member lease released (unless kept) and removes a drain mark this replica set itself. */
   void release(Instant wall, long deadline) {
-    boolean unmark = drainedByUs;
+    Map<String, String> annotations = member == null ? Map.of() : new HashMap<>(member.annotations());
+    if (member != null) {
+      mark.releaseOurs(annotations);
+    }
+    boolean unmark = member != null && !annotations.equals(member.annotations());
     if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
-      Lease released = s.keepMembershipOnClose() ? member
-          : member.withHolder("", member.acquireTime(), wall, member.transitions());
-      if (unmark) {
-        // A drain mark this replica set itself goes with it: a restart under the same ID starts undrained.
-        Map<String, String> annotations = new HashMap<>(released.annotations());
-        annotations.remove(LeaseAnnotations.DRAINED);
-        released = released.withAnnotations(annotations);
-      }
+      Lease released = (s.keepMembershipOnClose() ? member
+          : member.withHolder("", member.acquireTime(), wall, member.transitions())).withAnnotations(annotations);
       try {
         Lease request = released;
         CompletableFuture<Lease> answer;
@@ -80,7 +77,6 @@ final class MemberLeases {
               s.closeTimeout()).get(0);
         }
         member = StoreCalls.answer(answer);
-        drainedByUs = false;
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
@@ -99,27 +95,29 @@ final class MemberLeases {
   /** Step 1: renews the member lease, or creates it, or takes it back after another writer changed it. */
   void renew(List<Lease> listed, Instant wall, boolean regular) {
     long sent = s.ticker().read();
-    if (!regular && member != null && desiredDrain == null && lastMemberRenew != Long.MIN_VALUE
+    if (!regular && member != null && mark.pending() == null && lastMemberRenew != Long.MIN_VALUE
         && sent - lastMemberRenew < s.renewNanos() / 2 && !drainMarkChangedByOthers(listed)) {
       return; // renewed moments ago; an extra tick does not rewrite it
     }
     String operation = "renew";
-    Boolean applying = desiredDrain;
+    Boolean applying = mark.pending();
+    boolean removedSeen = mark.removedSeen();
+    boolean firstWrite = lastMemberRenew == Long.MIN_VALUE;
     try {
       if (member == null) {
         Lease current = listed == null ? null : TickRule.find(listed, memberKey);
         if (current == null) {
           operation = "create";
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              ownAnnotations(Map.of()), null));
+              ownAnnotations(Map.of(), applying, firstWrite), null));
         } else {
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
-              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations())));
+              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations(), applying, firstWrite)));
         }
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
-            .withAnnotations(ownAnnotations(member.annotations())));
+            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite)));
       }
       if (lastMemberRenew == Long.MIN_VALUE || sent - lastMemberRenew > 2 * s.renewNanos()) {
         healthySince = sent;
@@ -128,13 +126,8 @@ final class MemberLeases {
       errors.succeeded("renew member lease");
       creates.settled(memberKey);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
-      if (applying != null) {
-        // Written once; from now on the member lease says (an operator may change it again).
-        drainedByUs = applying;
-        if (desiredDrain == applying) {
-          desiredDrain = null;
-        }
-      }
+      // A request is written once; from now on the member lease says (an operator may change it again).
+      mark.written(applying, removedSeen);
     } catch (LeaseConflictException e) {
       if (operation.equals("create")) {
         creates.conflicted(memberKey, e.getMessage());
@@ -167,20 +160,18 @@ final class MemberLeases {
     return current != null && LeaseAnnotations.isDrained(current) != LeaseAnnotations.isDrained(member);
   }
 
-  /** {@code current} with the annotations this replica publishes on its member lease. */
-  private Map<String, String> ownAnnotations(Map<String, String> current) {
+  /**
+   * {@code current} with the annotations this replica publishes on its member lease, and the drain
+   * mark as {@code applying} asks (see {@link DrainMark#apply}).
+   */
+  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
     }
-    Boolean drain = desiredDrain;
-    if (Boolean.TRUE.equals(drain)) {
-      merged.put(LeaseAnnotations.DRAINED, "true");
-    } else if (Boolean.FALSE.equals(drain)) {
-      merged.remove(LeaseAnnotations.DRAINED);
-    }
+    mark.apply(merged, applying, firstWrite);
     return merged.equals(current) ? current : merged;
   }
 
@@ -189,7 +180,14 @@ final class MemberLeases {
    * write; after that write, the member lease says (so an operator can change it again).
    */
   void requestDrain(Boolean drain) {
-    desiredDrain = drain;
+    mark.request(drain);
+  }
+
+  /** Notes a watched change of a lease: for this replica's member lease, what became of its drain mark. */
+  void noteWatched(LeaseEvent event) {
+    if (event.key().equals(memberKey)) {
+      mark.noteWatched(event);
+    }
   }
 
   /** True when this replica was drained at the last tick. */
@@ -199,12 +197,12 @@ final class MemberLeases {
 
   /** True when the last tick found this replica drained by its member lease, with no request pending. */
   boolean drainSettled() {
-    return selfDrained && desiredDrain == null;
+    return selfDrained && mark.pending() == null;
   }
 
   /** True when the last tick found this replica not drained by its member lease, with no request pending. */
   boolean undrainedByLease() {
-    return !selfDrained && desiredDrain == null;
+    return !selfDrained && mark.pending() == null;
   }
 
   /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
@@ -239,7 +237,7 @@ final class MemberLeases {
   List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
     List<String> live = new ArrayList<>();
     expiredMembers.clear();
-    Boolean drain = desiredDrain;
+    Boolean drain = mark.pending();
     Lease mine = member != null ? member : TickRule.find(listed, memberKey);
     selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
     if (!selfDrained) {

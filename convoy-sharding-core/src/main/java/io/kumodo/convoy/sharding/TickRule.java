@@ -294,6 +294,7 @@ final class TickRule {
 
   /** Notes a lease version delivered by the store's watch (any thread). */
   void noteWatched(LeaseEvent event, long now) {
+    members.noteWatched(event);
     if (event.current() != null) {
       observed.noteWatched(event.current(), now);
     } else {

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What {@link Coordinator#drain()} promises under races with undrains: its future completes
@@ -98,5 +100,49 @@ class DrainPromisesTest {
     cluster.run(Duration.ofSeconds(1));
     assertThat(a.coordinator.isDrained()).isFalse();
     assertThat(a.coordinator.ownedShards()).as("undrained on the watch event").hasSize(2);
+  }
+
+  private static final LeaseKey MEMBER_A = LeaseKey.member("convoy-cm", "cm-a");
+
+  @ParameterizedTest(name = "keepMembershipOnClose={0}")
+  @ValueSource(booleans = {false, true})
+  void aMarkAnOperatorSetAfterUndoingTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    a.coordinator.drain();
+    cluster.run(Duration.ofSeconds(2));
+    DrainTest.annotate(cluster, MEMBER_A, false); // the operator undoes the replica's drain
+    cluster.run(Duration.ofSeconds(2));
+    DrainTest.annotate(cluster, MEMBER_A, true); // and drains it again, on purpose
+    cluster.run(Duration.ofSeconds(2));
+    assertThatTheOperatorsMarkSurvivesCloseAndRestart(cluster);
+  }
+
+  @ParameterizedTest(name = "keepMembershipOnClose={0}")
+  @ValueSource(booleans = {false, true})
+  void aMarkAnOperatorSetBeforeTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    DrainTest.annotate(cluster, MEMBER_A, true);
+    cluster.run(Duration.ofSeconds(2));
+    a.coordinator.drain(); // a preStop drain of a replica the operator had drained
+    cluster.run(Duration.ofSeconds(2));
+    assertThatTheOperatorsMarkSurvivesCloseAndRestart(cluster);
+  }
+
+  private static void assertThatTheOperatorsMarkSurvivesCloseAndRestart(TestCluster cluster) {
+    cluster.close("cm-a");
+    assertThat(cluster.store.get(MEMBER_A).annotations()).as("the operator's mark after close")
+        .containsEntry(LeaseAnnotations.DRAINED, "true");
+    cluster.replicas.remove("cm-a");
+    TestCluster.Replica again = cluster.start("cm-a"); // a StatefulSet pod back under its name
+    cluster.run(TestCluster.LEASE.multipliedBy(2));
+    assertThat(again.coordinator.isDrained()).as("still drained after the restart").isTrue();
+    assertThat(again.coordinator.ownedShards()).isEmpty();
+    assertThat(cluster.owned("cm-b")).hasSize(4);
   }
 }

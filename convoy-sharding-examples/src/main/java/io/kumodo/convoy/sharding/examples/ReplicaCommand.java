@@ -20,8 +20,8 @@ import java.util.concurrent.TimeoutException;
  * API server or a real cluster. It logs each ownership change in one line. On SIGTERM it first
  * drains (unless {@code --drain-on-stop=false}): it marks its member Lease drained so the other
  * replicas take its shards while it still runs (its reconciles finish first), and waits for
- * that, at most one lease duration; then it frees whatever is left, removes its own drain mark
- * and exits 0. A SIGKILL leaves its leases to expire. With {@code --record-events} each
+ * that, at most one lease duration; then it frees whatever is left and exits 0; the close removes
+ * the drain mark its own drain set (a mark an operator set stays). A SIGKILL leaves its leases to expire. With {@code --record-events} each
  * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}).
  */
 public final class ReplicaCommand implements Command {
@@ -112,16 +112,12 @@ public final class ReplicaCommand implements Command {
       try {
         stopSignal.await();
       } finally {
-        boolean drainedBefore = replica.coordinator().isDrained();
         if (drainOnStop) {
           drain(replica.coordinator(), out);
         }
         replica.stop();
         if (events != null) {
           events.close();
-        }
-        if (drainOnStop && !drainedBefore) {
-          undrainMemberLease(client, options, component, err);
         }
         if (health != null) {
           health.close();
@@ -155,19 +151,5 @@ public final class ReplicaCommand implements Command {
       out.printf("replica %s: drain failed (%s); stopping anyway%n", coordinator.replicaId(), e.getCause());
     }
     out.flush();
-  }
-
-  /**
-   * Removes the drain mark this replica's own drain left on its member Lease, so that a replica
-   * that comes back under the same ID (a StatefulSet pod) is not drained. A mark an operator set
-   * before the stop is kept.
-   */
-  private static void undrainMemberLease(KubernetesClient client, CoordinatorOptions options, String component,
-      PrintStream err) {
-    try {
-      new LeaseDrains(client, options.leaseNamespace(), component).replica(options.replicaId(), false);
-    } catch (LeaseDrains.Failure e) {
-      err.println("replica " + options.replicaId() + ": could not remove its drain mark: " + e.getMessage());
-    }
   }
 }
