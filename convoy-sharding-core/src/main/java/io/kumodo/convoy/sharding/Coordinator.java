@@ -684,7 +684,9 @@ public final class Coordinator implements AutoCloseable {
     /**
      * When true, {@link Coordinator#close()} leaves the member lease as it is, the spec's
      * literal behaviour: peers keep counting this replica as live, and do not take its freed
-     * shards, until the member lease is older than the lease duration. Use it for StatefulSet
+     * shards, until the member lease is older than the lease duration (a drained replica's lease
+     * keeps its drain mark, so peers keep its shards; a mark of its own goes when a process comes
+     * back under its ID). Use it for StatefulSet
      * pods that come back under the same name within the lease duration. Default false: close
      * marks the member lease released so its shards move within one renew interval.
      */

@@ -58,16 +58,17 @@ final class MemberLeases {
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
   }
 
-  /** At close: marks the member lease released (unless kept) and removes a drain mark this replica set itself. */
+  /**
+   * At close: marks the member lease released and removes a drain mark this replica set itself
+   * (an operator's stays). With keepMembershipOnClose, nothing is written: the member lease stays
+   * as it is, a drain mark included, so peers keep not counting a drained replica.
+   */
   void release(Instant wall, long deadline) {
-    Map<String, String> annotations = member == null ? Map.of() : new HashMap<>(member.annotations());
-    if (member != null) {
+    if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
+      Map<String, String> annotations = new HashMap<>(member.annotations());
       mark.releaseOurs(annotations);
-    }
-    boolean unmark = member != null && !annotations.equals(member.annotations());
-    if ((!s.keepMembershipOnClose() || unmark) && member != null && s.ticker().read() - deadline < 0) {
-      Lease released = (s.keepMembershipOnClose() ? member
-          : member.withHolder("", member.acquireTime(), wall, member.transitions())).withAnnotations(annotations);
+      Lease released = member.withHolder("", member.acquireTime(), wall, member.transitions())
+          .withAnnotations(annotations);
       try {
         Lease request = released;
         CompletableFuture<Lease> answer;

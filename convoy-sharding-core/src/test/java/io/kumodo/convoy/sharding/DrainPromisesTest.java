@@ -145,4 +145,31 @@ class DrainPromisesTest {
     assertThat(again.coordinator.ownedShards()).isEmpty();
     assertThat(cluster.owned("cm-b")).hasSize(4);
   }
+
+  @Test
+  void afterADrainACloseThatKeepsItsMembershipLeavesTheMemberLeaseAsItIsAndPeersKeepItsShards() {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(true));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    CompletableFuture<Void> drained = a.coordinator.drain().toCompletableFuture();
+    cluster.run(Duration.ofSeconds(2));
+    assertThat(drained).isCompleted();
+    assertThat(cluster.owned("cm-b")).hasSize(4);
+    Lease before = cluster.store.get(MEMBER_A);
+
+    cluster.close("cm-a");
+    assertThat(cluster.store.get(MEMBER_A)).as("keep: the member lease as it is").isEqualTo(before);
+    // No time lost to lease expiry: the peer never gives the drained replica's shards back.
+    for (int second = 0; second < 40; second++) {
+      cluster.run(Duration.ofSeconds(1));
+      assertThat(cluster.owned("cm-b")).as("cm-b's shards %d s after the close", second + 1).hasSize(4);
+    }
+
+    cluster.replicas.remove("cm-a");
+    TestCluster.Replica again = cluster.start("cm-a"); // back under its name: its own mark is gone
+    cluster.run(TestCluster.LEASE);
+    assertThat(again.coordinator.isDrained()).isFalse();
+    assertThat(again.coordinator.ownedShards()).hasSize(2);
+  }
 }
