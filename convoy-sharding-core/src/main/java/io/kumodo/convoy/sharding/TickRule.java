@@ -532,7 +532,7 @@ final class TickRule {
             hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), w.sent());
             report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
             return;
-          } catch (LeaseStoreException | RuntimeException again) {
+          } catch (LeaseStoreException | RuntimeException | Error again) {
             log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
                 shard, again.toString());
           }
@@ -564,7 +564,7 @@ final class TickRule {
             forgetRelease(shard);
             report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
             return;
-          } catch (LeaseStoreException | RuntimeException again) {
+          } catch (LeaseStoreException | RuntimeException | Error again) {
             log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
                 shard, again.toString());
           }
@@ -704,7 +704,7 @@ final class TickRule {
           log.info("{}/{}: deleted lease of shard {}, outside the shard count {}", s.component(), s.replicaId(),
               lease.key().shard(), s.shardCount());
           report(LeaseRole.SHARD, "delete", CoordinatorEvents.Outcome.OK);
-        } catch (LeaseStoreException | RuntimeException e) {
+        } catch (LeaseStoreException | RuntimeException | Error e) {
           report(LeaseRole.SHARD, "delete", e instanceof LeaseConflictException
               ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
           log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),

@@ -26,13 +26,17 @@ import java.util.Random;
  *       drift).
  *   <li>OnChange: the callbacks of each replica add up to its owned set; no change is lost or
  *       reported twice.
+ *   <li>Drains ({@link SimDrains}): a drain future completes only while its replica owns nothing
+ *       and was not undrained since; an operator's drain mark survives its replica's close; a
+ *       drained shard has no owner and is exempt from the liveness bound.
  * </ol>
  *
  * <p>The faults: crash (ticks stop, no release), restart under the same ID, graceful stop,
  * join of a new replica, partitions (every store call fails), flaky writes (a call fails before
  * it is applied, or is applied and its response lost, as a slow write that times out does),
  * outside writes that touch a lease, GC pauses that delay ticks, wall-clock offsets of several
- * lease durations and clock rate drift up to 1%. The faults are catalogued in {@link SimFaults},
+ * lease durations and clock rate drift up to 1%, drains and undrains (through the API and by an
+ * operator's mark on member and shard leases), store calls that throw an Error. The faults are catalogued in {@link SimFaults},
  * the checks in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in
  * {@link SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()}
  * replays it step by step.
@@ -56,6 +60,7 @@ public final class FaultSimulation {
   final Map<String, SimReplica> replicas = new LinkedHashMap<>();
   private final List<SimFault> catalogue = SimFaults.catalogue();
   private final SimChecker checker = new SimChecker(this);
+  final SimDrains drains = new SimDrains(this);
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
   private int nextId;
@@ -120,6 +125,7 @@ public final class FaultSimulation {
     }
     advanceTo(Math.max(time.read(), lastFaultEnd));
     healAll();
+    drains.undrainReplicas();
     long settleStart = time.read();
     long settled = -1;
     long step = renew.toNanos() / 10;
@@ -140,6 +146,7 @@ public final class FaultSimulation {
             + checker.ownersTable());
       }
       checker.checkOnChangeReplay();
+      drains.checkDrainedShardsUnowned();
     }
     for (SimReplica r : replicas.values()) {
       r.scheduler.killed = true;
@@ -220,6 +227,7 @@ public final class FaultSimulation {
     for (SimReplica r : replicas.values()) {
       r.store.partitionedUntil = 0;
       r.store.flakyUntil = 0;
+      r.store.errorsUntil = 0;
       r.scheduler.pausedUntil = 0;
     }
   }

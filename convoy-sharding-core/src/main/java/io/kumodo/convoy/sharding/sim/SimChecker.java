@@ -41,7 +41,7 @@ final class SimChecker {
   /** True when every shard is owned by a running replica. */
   boolean allOwned() {
     for (int shard = 0; shard < sim.shards; shard++) {
-      boolean owned = false;
+      boolean owned = sim.drains.shardDrained(shard); // a drained shard stays unowned
       for (SimReplica r : sim.replicas.values()) {
         if (r.running() && r.coordinator.owns(shard)) {
           owned = true;

@@ -30,6 +30,8 @@ final class SimFaults {
         SimFaults::flakyWrites,
         SimFaults::gcPause,
         SimFaults::outsideTouch));
+    all.addAll(SimDrains.faults());
+    all.addAll(SimErrors.faults());
     return List.copyOf(all);
   }
 

@@ -22,6 +22,8 @@ final class SimStore implements LeaseStore {
   private final Random random;
   long partitionedUntil;
   long flakyUntil;
+  /** Until then, 30% of the calls throw an Error (see {@link SimErrors}). */
+  long errorsUntil;
 
   SimStore(InMemoryLeaseStore delegate, VirtualTime time, Random random) {
     this.delegate = delegate;
@@ -35,6 +37,9 @@ final class SimStore implements LeaseStore {
     }
     if (time.read() < flakyUntil && random.nextInt(10) < 3) {
       throw new LeaseStoreException("injected 500");
+    }
+    if (time.read() < errorsUntil && random.nextInt(10) < 3) {
+      throw new SimErrors.InjectedError();
     }
   }
 

@@ -62,7 +62,7 @@ class FaultSimulationTest {
     for (long seed = 1; seed <= 300 && failing == 0; seed++) {
       FaultSimulation.Result r = FaultSimulation.builder().seed(seed).replicas(3).maxClockDrift(0.6)
           .faults(20, Duration.ofMinutes(5)).build().run();
-      if (!r.ok()) {
+      if (!r.ok() && r.violations().toString().contains("safety")) { // (at 60% drift liveness fails too)
         failing++;
         report = r.report();
       }

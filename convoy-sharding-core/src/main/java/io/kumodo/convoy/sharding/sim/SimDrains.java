@@ -1,0 +1,176 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.LeaseKey;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The drain faults of a {@link FaultSimulation} and the promises they check: {@code drain()} and
+ * {@code undrain()} through the API; an operator setting or removing the drain mark on a member
+ * lease or a shard lease (as {@code kubectl annotate} or {@code status drain-replica} do); a
+ * graceful stop of a replica an operator drained. Checked: a drain future completes only while
+ * its replica owns nothing and was not undrained through the API since; an operator's mark on a
+ * member lease survives its replica's close; at the end, no drained shard has an owner. At the
+ * end of the faults, every replica is undrained (shards stay drained), so the liveness bound
+ * applies to every shard but the drained ones.
+ */
+final class SimDrains {
+  private final FaultSimulation sim;
+  /** Replica IDs whose member lease an operator marked drained, not unmarked since. */
+  private final Set<String> operatorMarked = new HashSet<>();
+  /** Per replica ID: how many times {@code undrain()} was called. */
+  private final Map<String, Integer> undrains = new HashMap<>();
+
+  SimDrains(FaultSimulation sim) {
+    this.sim = sim;
+  }
+
+  /** The drain faults, in a fixed order. */
+  static List<SimFault> faults() {
+    return List.of(
+        sim -> sim.drains.drainByApi(),
+        sim -> sim.drains.undrainByApi(),
+        sim -> sim.drains.operatorMarksMember(true),
+        sim -> sim.drains.operatorMarksMember(false),
+        sim -> sim.drains.operatorMarksShard(true),
+        sim -> sim.drains.operatorMarksShard(false),
+        sim -> sim.drains.stopADrainedReplica());
+  }
+
+  /** {@code drain()} of a running replica; its future is checked when it completes. */
+  void drainByApi() {
+    List<SimReplica> running = sim.running();
+    if (running.isEmpty()) {
+      return;
+    }
+    SimReplica r = sim.pick(running);
+    int undrainsBefore = undrains.getOrDefault(r.id, 0);
+    CompletableFuture<Void> drained = r.coordinator.drain().toCompletableFuture();
+    sim.note("drain() " + r.id);
+    drained.thenRun(() -> {
+      if (!r.coordinator.ownedShards().isEmpty()) {
+        sim.violation("drain: the drain future of " + r.id + " completed at " + sim.time.elapsed()
+            + " while it owns " + r.coordinator.ownedShards());
+      }
+      if (undrains.getOrDefault(r.id, 0) != undrainsBefore) {
+        sim.violation("drain: the drain future of " + r.id + " completed at " + sim.time.elapsed()
+            + " although undrain() was called after drain()");
+      }
+    });
+  }
+
+  /** {@code undrain()} of a running replica (it removes any mark on its member lease). */
+  void undrainByApi() {
+    List<SimReplica> running = sim.running();
+    if (running.isEmpty()) {
+      return;
+    }
+    SimReplica r = sim.pick(running);
+    undrains.merge(r.id, 1, Integer::sum);
+    operatorMarked.remove(r.id);
+    r.coordinator.undrain();
+    sim.note("undrain() " + r.id);
+  }
+
+  /** An operator sets ({@code mark}) or removes the drain mark on some replica's member lease. */
+  void operatorMarksMember(boolean mark) {
+    List<String> ids = List.copyOf(sim.replicas.keySet());
+    String id = sim.pick(ids);
+    Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
+    if (lease == null) {
+      return;
+    }
+    sim.store.put(lease.withAnnotations(marked(lease.annotations(), mark)));
+    if (mark) {
+      operatorMarked.add(id);
+    } else {
+      operatorMarked.remove(id);
+    }
+    sim.note("operator " + (mark ? "drains" : "undrains") + " replica " + id + " on its member lease");
+  }
+
+  /** An operator sets ({@code mark}) or removes the drain mark on a shard lease (a missing one is created free). */
+  void operatorMarksShard(boolean mark) {
+    int shard = sim.random.nextInt(sim.shards);
+    LeaseKey key = LeaseKey.shard(FaultSimulation.COMPONENT, shard);
+    Lease lease = sim.store.get(key);
+    if (lease == null && !mark) {
+      return;
+    }
+    Lease base = lease != null ? lease : new Lease(key, "", null, null, null, 0, Map.of(), null);
+    sim.store.put(base.withAnnotations(marked(base.annotations(), mark)));
+    sim.note("operator " + (mark ? "drains" : "undrains") + " shard " + shard);
+  }
+
+  /** A graceful stop, of a replica an operator drained if there is one: the operator's mark must stay. */
+  void stopADrainedReplica() {
+    List<SimReplica> running = sim.running();
+    if (running.size() < 2) {
+      return;
+    }
+    List<SimReplica> marked = running.stream().filter(r -> operatorMarked.contains(r.id)).toList();
+    SimReplica r = sim.pick(marked.isEmpty() ? running : marked);
+    r.stopped = true;
+    r.coordinator.close();
+    sim.note("graceful stop " + r.id + (operatorMarked.contains(r.id) ? " (drained by the operator)" : ""));
+    Lease member = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
+    if (operatorMarked.contains(r.id) && member != null && !LeaseAnnotations.isDrained(member)) {
+      sim.violation("drain: the close of " + r.id + " at " + sim.time.elapsed() + " removed the operator's drain mark");
+    }
+  }
+
+  /** After the faults: every replica undrained (by the API and on its member lease); shards stay drained. */
+  void undrainReplicas() {
+    for (SimReplica r : sim.replicas.values()) {
+      if (r.running()) {
+        undrains.merge(r.id, 1, Integer::sum);
+        r.coordinator.undrain();
+      }
+      Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
+      if (lease != null && LeaseAnnotations.isDrained(lease)) {
+        sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
+      }
+    }
+    operatorMarked.clear();
+  }
+
+  /** True when shard {@code shard} is drained (so it may stay unowned). */
+  boolean shardDrained(int shard) {
+    return LeaseAnnotations.isDrained(sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard)));
+  }
+
+  /** At the end: no drained shard has an owner. */
+  void checkDrainedShardsUnowned() {
+    for (int shard = 0; shard < sim.shards; shard++) {
+      if (shardDrained(shard)) {
+        for (SimReplica r : sim.replicas.values()) {
+          if (r.running() && r.coordinator.owns(shard)) {
+            sim.violation("drain: drained shard " + shard + " is owned by " + r.id + " at the end");
+          }
+        }
+      }
+    }
+  }
+
+  /** {@code annotations} with the drain mark set or removed, as an operator's tool writes it. */
+  private static Map<String, String> marked(Map<String, String> annotations, boolean mark) {
+    Map<String, String> result = new HashMap<>(annotations);
+    if (mark) {
+      result.put(LeaseAnnotations.DRAINED, "true");
+    } else {
+      result.remove(LeaseAnnotations.DRAINED);
+    }
+    result.remove(LeaseAnnotations.DRAINED_BY);
+    return result;
+  }
+}
