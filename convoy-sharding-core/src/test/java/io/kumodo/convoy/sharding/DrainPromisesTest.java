@@ -107,10 +107,8 @@ class DrainPromisesTest {
   @ParameterizedTest(name = "keepMembershipOnClose={0}")
   @ValueSource(booleans = {false, true})
   void aMarkAnOperatorSetAfterUndoingTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
-    TestCluster.Replica a = cluster.start("cm-a");
-    cluster.start("cm-b");
-    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    TestCluster cluster = twoReplicasRunning(keep);
+    TestCluster.Replica a = cluster.replicas.get("cm-a");
     a.coordinator.drain();
     cluster.run(Duration.ofSeconds(2));
     DrainTest.annotate(cluster, MEMBER_A, false); // the operator undoes the replica's drain
@@ -123,15 +121,22 @@ class DrainPromisesTest {
   @ParameterizedTest(name = "keepMembershipOnClose={0}")
   @ValueSource(booleans = {false, true})
   void aMarkAnOperatorSetBeforeTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
-    TestCluster.Replica a = cluster.start("cm-a");
-    cluster.start("cm-b");
-    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    TestCluster cluster = twoReplicasRunning(keep);
+    TestCluster.Replica a = cluster.replicas.get("cm-a");
     DrainTest.annotate(cluster, MEMBER_A, true);
     cluster.run(Duration.ofSeconds(2));
     a.coordinator.drain(); // a preStop drain of a replica the operator had drained
     cluster.run(Duration.ofSeconds(2));
     assertThatTheOperatorsMarkSurvivesCloseAndRestart(cluster);
+  }
+
+  /** cm-a and cm-b over four shards, each owning two, closing with {@code keepMembershipOnClose(keep)}. */
+  private static TestCluster twoReplicasRunning(boolean keep) {
+    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    return cluster;
   }
 
   private static void assertThatTheOperatorsMarkSurvivesCloseAndRestart(TestCluster cluster) {
@@ -148,10 +153,8 @@ class DrainPromisesTest {
 
   @Test
   void afterADrainACloseThatKeepsItsMembershipLeavesTheMemberLeaseAsItIsAndPeersKeepItsShards() {
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(true));
-    TestCluster.Replica a = cluster.start("cm-a");
-    cluster.start("cm-b");
-    cluster.run(TestCluster.RENEW.multipliedBy(2));
+    TestCluster cluster = twoReplicasRunning(true);
+    TestCluster.Replica a = cluster.replicas.get("cm-a");
     CompletableFuture<Void> drained = a.coordinator.drain().toCompletableFuture();
     cluster.run(Duration.ofSeconds(2));
     assertThat(drained).isCompleted();
