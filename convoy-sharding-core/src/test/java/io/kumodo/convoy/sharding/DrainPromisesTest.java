@@ -132,7 +132,7 @@ class DrainPromisesTest {
 
   /** cm-a and cm-b over four shards, each owning two, closing with {@code keepMembershipOnClose(keep)}. */
   private static TestCluster twoReplicasRunning(boolean keep) {
-    TestCluster cluster = new TestCluster(4, new InMemoryLeaseStore(), b -> b.keepMembershipOnClose(keep));
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> b.keepMembershipOnClose(keep));
     cluster.start("cm-a");
     cluster.start("cm-b");
     cluster.run(TestCluster.RENEW.multipliedBy(2));
