@@ -13,11 +13,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -36,8 +32,7 @@ class StatusDrainIT {
   private MockApiServer api;
   private KubernetesClient client;
   private MockCoordinators replicas;
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private StatusRun status;
 
   @BeforeEach
   void startThreeReplicas() {
@@ -48,6 +43,7 @@ class StatusDrainIT {
     replicas.start("cm-b");
     replicas.start("cm-c");
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    status = new StatusRun(api.url());
   }
 
   @AfterEach
@@ -59,17 +55,17 @@ class StatusDrainIT {
 
   @Test
   void drainShardMakesItsOwnerFreeItAndNobodyTakesItUntilUndrained() throws Exception {
-    assertThat(status("drain-shard", "2")).isZero();
+    assertThat(status.run("drain-shard", "2")).isZero();
     assertThat(stdout()).contains("shard 2 drained: its owner frees it and no replica takes it");
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c"));
     await().during(RENEW.multipliedBy(4)).atMost(SETTLE)
         .until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c") && holder(2).isEmpty());
     assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).containsEntry(LeaseAnnotations.DRAINED, "true");
 
-    assertThat(status("drain-shard", "2")).isZero();
+    assertThat(status.run("drain-shard", "2")).isZero();
     assertThat(stdout()).contains("shard 2 was already drained; nothing changed");
 
-    assertThat(status("undrain-shard", "2")).isZero();
+    assertThat(status.run("undrain-shard", "2")).isZero();
     assertThat(stdout()).contains("shard 2 undrained: a replica takes it");
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
     assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).doesNotContainKey(LeaseAnnotations.DRAINED);
@@ -77,13 +73,13 @@ class StatusDrainIT {
 
   @Test
   void drainReplicaEndsWithItOwningNothingAndUndrainGivesItsShardsBack() throws Exception {
-    assertThat(status("drain-replica", "cm-b")).isZero();
+    assertThat(status.run("drain-replica", "cm-b")).isZero();
     assertThat(stdout()).contains("replica cm-b drained: it hands its shards over and takes none");
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-c"));
     assertThat(replicas.get("cm-b").ownedShards()).isEmpty();
     assertThat(replicas.get("cm-b").isDrained()).isTrue();
 
-    assertThat(status("undrain-replica", "cm-b")).isZero();
+    assertThat(status.run("undrain-replica", "cm-b")).isZero();
     assertThat(stdout()).contains("replica cm-b undrained: it takes its share again");
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
     assertThat(replicas.get("cm-b").ownedShards()).containsExactly(1, 4, 7);
@@ -91,11 +87,11 @@ class StatusDrainIT {
 
   @Test
   void tableShowsDrainedShardsAndMembersWithTheirAssignmentsAndAddresses() throws Exception {
-    assertThat(status("drain-shard", "5")).isZero();
-    assertThat(status("drain-replica", "cm-c")).isZero();
+    assertThat(status.run("drain-shard", "5")).isZero();
+    assertThat(status.run("drain-replica", "cm-c")).isZero();
     await().atMost(SETTLE).until(() -> replicas.converged(Set.of(5), "cm-a", "cm-b"));
 
-    assertThat(status("--shards", "8")).isZero();
+    assertThat(status.run("--shards", "8")).isZero();
     List<String> lines = stdout().lines().toList();
     assertThat(lines).anySatisfy(l -> assertThat(l).matches("5\\s+-\\s+.*free, drained"));
     assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("7 of 8 shards owned, 1 drained"));
@@ -106,7 +102,7 @@ class StatusDrainIT {
 
   @Test
   void drainShardOfAShardWithoutALeaseCreatesItFreeAndLabelledSoNoReplicaEverTakesIt() throws Exception {
-    assertThat(status("drain-shard", "9", "--component", "convoy-obs")).isZero();
+    assertThat(status.run("drain-shard", "9", "--component", "convoy-obs")).isZero();
     assertThat(stdout()).contains("shard 9 drained: its Lease was created free and drained",
         "note: the shard count of convoy-obs is unknown (no shard lease to infer it from, no --shards): if 9 is not "
         + "below the replicas' --shards, they delete this Lease and the drain mark with it");
@@ -117,42 +113,34 @@ class StatusDrainIT {
         .containsEntry(LeaseNames.ROLE_LABEL, "shard").containsEntry(LeaseNames.SHARD_LABEL, "9");
     assertThat(lease.getMetadata().getAnnotations()).containsEntry(LeaseAnnotations.DRAINED, "true");
 
-    assertThat(status("undrain-shard", "10", "--component", "convoy-obs")).isZero();
+    assertThat(status.run("undrain-shard", "10", "--component", "convoy-obs")).isZero();
     assertThat(stdout()).contains("shard 10 has no Lease, so it is not drained; nothing changed");
   }
 
   @Test
   void drainShardBeyondTheShardCountTheReplicasUseIsRefusedAndCreatesNoLease() throws Exception {
-    assertThat(status("drain-shard", "8")).isEqualTo(Command.EXIT_USAGE);
+    assertThat(status.run("drain-shard", "8")).isEqualTo(Command.EXIT_USAGE);
     assertThat(stdout()).isEmpty();
-    assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().isEqualTo("status: the shard "
+    assertThat(status.errLines()).singleElement().isEqualTo("status: the shard "
         + "must be an integer from 0 to 7 (shard count 8, inferred from the shard leases; --shards N sets it): '8' "
         + "(see: status --help)");
     assertThat(client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-8").get()).isNull();
 
-    assertThat(status("undrain-shard", "1000")).isEqualTo(Command.EXIT_USAGE);
-    assertThat(status("drain-shard", "7")).isZero();
+    assertThat(status.run("undrain-shard", "1000")).isEqualTo(Command.EXIT_USAGE);
+    assertThat(status.run("drain-shard", "7")).isZero();
     assertThat(stdout()).contains("shard 7 drained: its owner frees it and no replica takes it");
   }
 
   @Test
   void unknownReplicaFailsWithOneLineNamingTheKnownReplicas() throws Exception {
-    assertThat(status("drain-replica", "cm-z")).isEqualTo(Command.EXIT_FAILURE);
-    assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement().satisfies(l ->
+    assertThat(status.run("drain-replica", "cm-z")).isEqualTo(Command.EXIT_FAILURE);
+    assertThat(status.errLines()).singleElement().satisfies(l ->
         assertThat(l).contains("replica \"cm-z\" of convoy-cm has no member Lease", "cm-a, cm-b, cm-c"));
   }
 
-  private int status(String... args) throws Exception {
-    out.reset();
-    err.reset();
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--server", api.url()));
-    return new StatusCommand().run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
 
   private String stdout() {
-    return out.toString(StandardCharsets.UTF_8);
+    return status.out();
   }
 
   private String holder(int shard) {

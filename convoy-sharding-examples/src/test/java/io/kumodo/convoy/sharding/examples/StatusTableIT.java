@@ -11,13 +11,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,13 +37,13 @@ class StatusTableIT {
   private MockApiServer api;
   private KubernetesClient client;
   private final Instant now = Instant.now();
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private StatusRun status;
 
   @BeforeEach
   void start() {
     api = MockApiServer.start(0);
     client = api.createClient();
+    status = new StatusRun(api.url());
   }
 
   @AfterEach
@@ -64,7 +60,7 @@ class StatusTableIT {
         Map.of(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a", LeaseAnnotations.ASSIGNMENT, "balanced"), "rogue",
         renewTime(now)));
 
-    assertThat(status()).isZero();
+    assertThat(status.run()).isZero();
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3\\s+cm-b\\s+\\S+\\s+0\\s+owned"));
     assertThat(rows()).noneMatch(l -> l.contains("intruder"));
     assertThat(lines()).contains("4 of 4 shards owned");
@@ -81,14 +77,14 @@ class StatusTableIT {
     create(lease("convoy-cm-shard-3000000", shardLabels("3000000"), Map.of(), "", renewTime(now)));
     create(lease("convoy-cm-shard-2147483647", shardLabels("2147483647"), Map.of(), "", renewTime(now)));
 
-    assertThat(status()).isZero();
+    assertThat(status.run()).isZero();
     assertThat(lines()).hasSizeLessThan(40).contains("4 of 4 shards owned",
         "shard count 4: inferred from the shard leases (--shards N sets it)");
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3000000\\s+-\\s+\\S+\\s+0\\s+free \\(outside the shard count\\)"));
     assertThat(lines()).anySatisfy(l -> assertThat(l).startsWith("malformed lease convoy-cm-shard-2147483647: ")
         .endsWith("; the replicas ignore it"));
 
-    assertThat(status("--shards", "2")).isZero();
+    assertThat(status.run("--shards", "2")).isZero();
     assertThat(lines()).hasSizeLessThan(40).contains("2 of 2 shards owned", "shard count 2: from --shards");
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-a\\s+\\S+\\s+0\\s+owned \\(outside --shards\\)"));
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("3000000\\s+-\\s+\\S+\\s+0\\s+free \\(outside --shards\\)"));
@@ -99,7 +95,7 @@ class StatusTableIT {
     twoLiveMembersHoldingShards(4);
     create(lease("convoy-cm-shard-4", shardLabels("4"), Map.of(), "cm-a", "2026-11-29T10:00:05Z"));
 
-    assertThat(status("--shards", "5")).isZero();
+    assertThat(status.run("--shards", "5")).isZero();
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("0\\s+cm-a\\s+\\S+\\s+0\\s+owned"));
     assertThat(rows()).anySatisfy(l -> assertThat(l).matches("4\\s+-\\s+-\\s+-\\s+unreadable lease"));
     assertThat(lines()).contains("4 of 5 shards owned");
@@ -150,17 +146,9 @@ class StatusTableIT {
     client.genericKubernetesResources(LEASES).inNamespace(NS).resource(generic).create();
   }
 
-  private int status(String... args) throws Exception {
-    out.reset();
-    err.reset();
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--server", api.url()));
-    return new StatusCommand().run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
 
   private List<String> lines() {
-    return out.toString(StandardCharsets.UTF_8).lines().toList();
+    return status.out().lines().toList();
   }
 
   /** The rows of the shard table: the lines that start with a shard number. */
