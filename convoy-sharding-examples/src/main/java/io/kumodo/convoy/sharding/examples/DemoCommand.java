@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.DurationLimits;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.ShardKey;
 import java.io.PrintStream;
@@ -62,9 +63,11 @@ public final class DemoCommand implements Command {
       clusters = parsed.intValue("clusters", 10, 1, 1000);
       lease = duration(parsed, "lease-duration", "4s");
       renew = duration(parsed, "lease-renew-interval", "1s");
-      if (renew.compareTo(lease) >= 0) {
-        throw new UsageException("--lease-renew-interval must be shorter than --lease-duration: "
-            + Durations.format(renew) + " >= " + Durations.format(lease));
+      try {
+        DurationLimits.leaseDuration("--lease-duration", lease);
+        DurationLimits.renewInterval("--lease-renew-interval", renew, "--lease-duration", lease);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
       }
     } catch (UsageException e) {
       err.println("demo: " + e.getMessage());

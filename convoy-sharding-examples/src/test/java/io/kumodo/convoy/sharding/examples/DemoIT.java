@@ -40,4 +40,16 @@ class DemoIT {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8).strip()).contains("--lease-duration").doesNotContain("\n");
   }
+
+  @Test
+  void anOutOfRangeDurationGivesOneLineNamingTheFlagAndTheRange() throws Exception {
+    for (List<String> args : List.of(List.of("--lease-duration", "300000h"), List.of("--lease-renew-interval", "1ns"))) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code = new DemoCommand().run(args, new PrintStream(new ByteArrayOutputStream()),
+          new PrintStream(err, true, StandardCharsets.UTF_8));
+      assertThat(code).as("%s", args).isEqualTo(2);
+      assertThat(err.toString(StandardCharsets.UTF_8).strip()).contains(args.get(0) + " must be")
+          .containsAnyOf("at most 24h0m0s", "at least 100ms").doesNotContain("\n");
+    }
+  }
 }
