@@ -56,6 +56,8 @@ final class ComponentLeases implements AutoCloseable {
   private volatile long watchLostAt;
   /** The store's own writes not yet seen on the watch, by Lease name. */
   private final Map<String, Awaited> awaited = new ConcurrentHashMap<>();
+  /** System.nanoTime() of the last event the informer delivered (of any Lease). */
+  private volatile long lastEventAt = System.nanoTime();
 
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
   ComponentLeases(KubernetesClient client, String namespace, String component,
@@ -152,16 +154,20 @@ final class ComponentLeases implements AutoCloseable {
 
   /**
    * What shows that the open watch has stalled at {@code now}: a write of the store that did not
-   * come back on it within its bound; null when none (or when the watch is down, which
-   * {@link #watchLostAt} reports).
+   * come back on it within its bound, with no event of any Lease delivered since that write (a
+   * watch that is only slow still delivers something); null when none (or when the watch is
+   * down, which {@link #watchLostAt} reports).
    */
   String stalled(long now) {
     if (awaited.isEmpty() || !informer.isWatching()) {
       return null;
     }
+    long lastEvent = lastEventAt;
     for (Map.Entry<String, Awaited> e : awaited.entrySet()) {
       Awaited a = e.getValue();
-      if (now - a.since > a.boundNanos) {
+      if (lastEvent - a.since > 0) {
+        awaited.remove(e.getKey(), a); // the watch delivered after this write: alive then
+      } else if (now - a.since > a.boundNanos) {
         return "this store's write of Lease " + abbreviate(e.getKey()) + " (resourceVersion " + a.version
             + ") has not come back on it for " + (now - a.since) / 1_000_000 + " ms";
       }
@@ -248,6 +254,7 @@ final class ComponentLeases implements AutoCloseable {
 
     /** An event for a Lease name: the watch delivers, so the store's writes of it are no longer awaited. */
     private void delivered(GenericKubernetesResource object) {
+      lastEventAt = System.nanoTime();
       if (!awaited.isEmpty() && object != null && object.getMetadata() != null
           && object.getMetadata().getName() != null) {
         awaited.remove(object.getMetadata().getName());

@@ -66,9 +66,9 @@ import org.slf4j.LoggerFactory;
  *       reconnect it only after its backoff, up to 32 watch reconnect intervals), the informer is
  *       replaced by a new one, which lists the leases again.
  *   <li>A watch that stays open but stops delivering events is found out by the store's own
- *       writes: when a successful write of a Lease has not come back on the watch within half that
- *       lease's duration (at least {@link #WATCH_GRACE}), the next write or list logs a WARN and
- *       replaces the informer, which lists the leases again.
+ *       writes: when a successful write of a Lease has not come back on the watch within that
+ *       lease's duration (at least {@link #WATCH_GRACE}), and no other event has arrived since,
+ *       the next write or list logs a WARN and replaces the informer, which lists the leases again.
  * </ul>
  *
  * <p>Thread-safe; several coordinators may share one store. The client stays the caller's:
@@ -300,7 +300,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     written.put(name, object);
     ComponentLeases cache = caches.get(key.component());
     if (cache != null) {
-      long bound = Math.max(WATCH_GRACE.toNanos(), d.lease().duration().toNanos() / 2);
+      long bound = Math.max(WATCH_GRACE.toNanos(), d.lease().duration().toNanos());
       cache.wrote(name, object.getMetadata().getResourceVersion(), System.nanoTime(), bound);
     }
     writeSucceeded(key.component());
@@ -329,7 +329,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
 
   /**
    * Replaces the cache of {@code component} if its watch is open but has stalled: a write of this
-   * store did not come back on it within half the written lease's duration (at least
+   * store did not come back on it within the written lease's duration (at least
    * {@link #WATCH_GRACE}). Checked at every write and list, so at least once per tick.
    */
   private void replaceIfStalled(String component, ComponentLeases cache) {
