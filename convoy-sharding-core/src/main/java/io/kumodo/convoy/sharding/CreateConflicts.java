@@ -34,8 +34,8 @@ final class CreateConflicts {
     if (streak == WARN_AFTER) {
       log.warn("{} create of {} failed {} times in a row with a conflict although no such lease is listed: an "
           + "object of that name exists that is not a lease of this component (a foreign object, or a lease of "
-          + "another component with the same name); it stays unowned until that object is removed: {}", prefix,
-          key, streak, message);
+          + "another component with the same name); nobody can hold that lease until the object is removed: {}",
+          prefix, key, streak, message);
     } else {
       log.debug("{} create of {} failed with a conflict: {}", prefix, key, message);
     }

@@ -57,21 +57,23 @@ class CreateConflictWarningTest {
 
   @Test
   void aShardLeaseCreateThatKeepsFailingIsLoggedAtWarnOnce() {
-    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
-    NamesTaken store = new NamesTaken(cluster.store);
-    cluster.start("cm-a", store);
-    cluster.run(TestCluster.LEASE.multipliedBy(4));
+    TestCluster cluster = runOnTakenNames("cm-a", TestCluster.LEASE.multipliedBy(4));
     assertThat(cluster.owned("cm-a")).containsExactly(0);
     assertThat(warnings("create of convoy-cm/shard/1")).hasSize(1);
   }
 
   @Test
   void aMemberLeaseCreateThatKeepsFailingIsLoggedAtWarnOnce() {
-    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
-    NamesTaken store = new NamesTaken(cluster.store);
-    cluster.start("cm-b", store);
-    cluster.run(TestCluster.RENEW.multipliedBy(6));
+    runOnTakenNames("cm-b", TestCluster.RENEW.multipliedBy(6));
     assertThat(warnings("create of convoy-cm/member/cm-b")).hasSize(1);
+  }
+
+  /** Replica {@code id} alone on a fresh store whose names of shard 1 and of cm-b's member lease are taken. */
+  private static TestCluster runOnTakenNames(String id, java.time.Duration time) {
+    TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
+    cluster.start(id, new NamesTaken(cluster.store));
+    cluster.run(time);
+    return cluster;
   }
 
   @Test
