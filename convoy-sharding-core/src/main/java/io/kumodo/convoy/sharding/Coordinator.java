@@ -370,6 +370,15 @@ public final class Coordinator implements AutoCloseable {
     return rule.liveMembers();
   }
 
+  /**
+   * The replicas that publish another shard count than this one ({@code --shards}), replica ID to
+   * the count they publish ({@code "none"} for a member lease without one), as seen at the last
+   * tick; empty when all agree. While it is not empty no replica of the component owns a shard.
+   */
+  public java.util.SortedMap<String, String> shardCountMismatch() {
+    return rule.shardCountMismatch();
+  }
+
   /** The lifecycle state. */
   public State state() {
     return state.get();

@@ -5,6 +5,9 @@
 package io.kumodo.convoy.sharding;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a coordinator reports as it works, for metrics: register one with
@@ -44,4 +47,57 @@ public interface CoordinatorEvents {
    * latency as this replica saw it).
    */
   default void acquired(int shard, Duration waited) {}
+
+  /**
+   * The replicas that publish another shard count than this one changed. {@code others} maps each
+   * such replica ID to the count it publishes ({@code "none"} for a member lease without one); it
+   * is empty once all agree again. Called once per change, not per tick. While it is not empty
+   * no replica of the component owns a shard.
+   *
+   * @param shardCount this replica's shard count
+   * @param others the replicas that disagree, sorted by ID; unmodifiable
+   */
+  default void shardCountMismatch(int shardCount, Map<String, String> others) {}
+
+  /** Events that go to each of {@code events}, in order; one that throws does not stop the others. */
+  static CoordinatorEvents all(CoordinatorEvents... events) {
+    List<CoordinatorEvents> list = List.of(events);
+    list.forEach(e -> Objects.requireNonNull(e, "events"));
+    return new CoordinatorEvents() {
+      @Override
+      public void tick(Duration took) {
+        each(e -> e.tick(took));
+      }
+
+      @Override
+      public void write(LeaseRole role, String operation, Outcome outcome) {
+        each(e -> e.write(role, operation, outcome));
+      }
+
+      @Override
+      public void takeover(int shard, String previousHolder) {
+        each(e -> e.takeover(shard, previousHolder));
+      }
+
+      @Override
+      public void acquired(int shard, Duration waited) {
+        each(e -> e.acquired(shard, waited));
+      }
+
+      @Override
+      public void shardCountMismatch(int shardCount, Map<String, String> others) {
+        each(e -> e.shardCountMismatch(shardCount, others));
+      }
+
+      private void each(java.util.function.Consumer<CoordinatorEvents> call) {
+        for (CoordinatorEvents e : list) {
+          try {
+            call.accept(e);
+          } catch (RuntimeException ignored) {
+            // the contract says never throw; one that does must not keep the event from the others
+          }
+        }
+      }
+    };
+  }
 }

@@ -56,6 +56,13 @@ public final class LeaseAnnotations {
    */
   public static final String EPOCH = "sharding.convoy.kumodo.io/epoch";
 
+  /**
+   * On member leases, and on the shard leases a replica writes: its shard count S
+   * ({@code --shards}), e.g. {@code "32"}. Replicas with different S map one object to different
+   * shards, so while a member lease publishes another S (or none), no replica owns a shard.
+   */
+  public static final String SHARDS = "sharding.convoy.kumodo.io/shards";
+
   private LeaseAnnotations() {}
 
   /** True when {@code lease} carries {@link #DRAINED}{@code ="true"}. */

@@ -48,6 +48,13 @@ final class MemberLeases {
   private final DrainMark mark;
   /** Whether this replica was drained at the last tick that could list the members. */
   private volatile boolean selfDrained;
+  /**
+   * Whether a listing has shown the member lease as this process (re)wrote it: false from its
+   * create, or from its take-back after another writer changed it, until then.
+   */
+  private boolean announced;
+  /** The versions of the member lease written since it was (re)announced, until a listing shows one. */
+  private final Set<String> unconfirmed = new HashSet<>();
 
   MemberLeases(Settings settings, Observations observed, ErrorLog errors) {
     this.s = settings;
@@ -105,6 +112,7 @@ final class MemberLeases {
     boolean removedSeen = mark.removedSeen();
     boolean firstWrite = lastMemberRenew == Long.MIN_VALUE;
     try {
+      boolean announcing = member == null;
       if (member == null) {
         Lease current = listed == null ? null : TickRule.find(listed, memberKey);
         if (current == null) {
@@ -119,6 +127,13 @@ final class MemberLeases {
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
             .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite)));
+      }
+      if (announcing) {
+        announced = false;
+        unconfirmed.clear();
+      }
+      if (!announced) {
+        unconfirmed.add(version(member));
       }
       if (lastMemberRenew == Long.MIN_VALUE || sent - lastMemberRenew > 2 * s.renewNanos()) {
         healthySince = sent;
@@ -168,6 +183,7 @@ final class MemberLeases {
   private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
+    merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
@@ -204,6 +220,29 @@ final class MemberLeases {
   /** True when the last tick found this replica not drained by its member lease, with no request pending. */
   boolean undrainedByLease() {
     return !selfDrained && mark.pending() == null;
+  }
+
+  /**
+   * True once a listing has shown this replica's member lease, with its shard count, at a version
+   * this process wrote since it created the lease or took it back from another writer: from then
+   * on its listings show every lease written before that version (a watch cache delivers changes
+   * in order), so a peer with another shard count that announced itself earlier is in them.
+   * Until then this replica owns nothing (see {@link ShardCountAgreement}).
+   */
+  boolean announced(List<Lease> listed) {
+    if (!announced && listed != null && member != null) {
+      Lease shown = TickRule.find(listed, memberKey);
+      if (shown != null && shown.holder().equals(s.replicaId()) && unconfirmed.contains(version(shown))) {
+        announced = true;
+        unconfirmed.clear();
+      }
+    }
+    return announced;
+  }
+
+  /** The version of a member lease record: its resource version, or for a store without, its renewal. */
+  private static String version(Lease lease) {
+    return lease.resourceVersion() != null ? lease.resourceVersion() : "renewed " + lease.renewTime();
   }
 
   /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
@@ -257,8 +296,16 @@ final class MemberLeases {
         deleteStale(lease);
         continue;
       }
-      if (lease.isFree() || !lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
-        continue; // released on close, a record whose holder is not its replica, or drained
+      if (lease.isFree()) {
+        continue; // released on close, or marked released by a peer
+      }
+      if (!lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
+        if (age >= s.leaseNanos()) {
+          // Not live either way; marked released too, so that it stops counting for the shard-count
+          // agreement (which counts every member lease that is not released).
+          expiredMembers.add(lease);
+        }
+        continue; // a record whose holder is not its replica, or drained
       }
       if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
         live.add(key.replicaId());

@@ -54,6 +54,7 @@ final class TickRule {
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final MemberLeases members;
+  private final ShardCountAgreement agreement;
 
   /** The shard leases we hold, as we last wrote them. */
   private final TreeMap<Integer, Lease> held = new TreeMap<>();
@@ -95,6 +96,7 @@ final class TickRule {
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);
+    this.agreement = new ShardCountAgreement(settings);
     this.absentSince = new long[s.shardCount()];
     this.highestToken = new long[s.shardCount()];
     java.util.Arrays.fill(highestToken, -1);
@@ -142,13 +144,17 @@ final class TickRule {
     List<String> live = members.live(listed, now, wall, this::expiresAt);
     noteMissingShardLeases(listed, now);
 
+    // (ours) Replicas with different shard counts map objects to different shards: own nothing
+    // while any other count is published, or before our own count shows in a listing.
+    boolean agreed = agreed(listed, now);
+
     // 3. Sort the live IDs: k is our position, N the count.
     Collections.sort(live);
     int k = live.indexOf(s.replicaId());
     lastLive = List.copyOf(live);
 
     // 4. The wanted shards.
-    BitSet wanted = s.assignment().wanted(view(live, k, listed, now));
+    BitSet wanted = agreed ? s.assignment().wanted(view(live, k, listed, now)) : new BitSet();
     wantedSince.keySet().removeIf(shard -> !wanted.get(shard) || held.containsKey(shard));
     for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
       if (!held.containsKey(shard)) {
@@ -162,7 +168,7 @@ final class TickRule {
         toReleasing(shard, now);
       }
     }
-    publish("not-wanted");
+    publish(agreement.others().isEmpty() ? "not-wanted" : "shard-count-mismatch");
 
     // 5. Create, renew or take each wanted shard lease.
     List<Write> acquires = new ArrayList<>();
@@ -455,6 +461,9 @@ final class TickRule {
   private record Write(Op op, String operation, int shard, Lease base, long sent, CompletableFuture<Lease> answer) {}
 
   private Write start(Op op, String operation, int shard, Lease base, Lease request, boolean create) {
+    if (op != Op.FREE) {
+      request = withShardCount(request);
+    }
     long sent = s.ticker().read();
     CompletableFuture<Lease> answer;
     try {
@@ -463,6 +472,17 @@ final class TickRule {
       answer = CompletableFuture.failedFuture(e);
     }
     return new Write(op, operation, shard, base, sent, answer);
+  }
+
+  /** {@code lease} publishing this replica's shard count. */
+  private Lease withShardCount(Lease lease) {
+    String count = Integer.toString(s.shardCount());
+    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS))) {
+      return lease;
+    }
+    Map<String, String> annotations = new HashMap<>(lease.annotations());
+    annotations.put(LeaseAnnotations.SHARDS, count);
+    return lease.withAnnotations(annotations);
   }
 
   /** Waits for every write, then applies each answer in the order the writes were started. */
@@ -614,7 +634,10 @@ final class TickRule {
 
   private void hold(int shard, Lease written, long sent) {
     highestToken[shard] = Math.max(highestToken[shard], FencingTokens.of(written));
-    if (!ownership.extend(shard, sent + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
+    // Owned no longer than the member lease that publishes our shard count could look live to a
+    // peer: a peer that marks it released after a lease duration unchanged may own right after.
+    long from = Math.min(sent, members.lastMemberRenew());
+    if (!ownership.extend(shard, from + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
           s.component(), s.replicaId(), shard);
     }
@@ -653,6 +676,34 @@ final class TickRule {
       }
     }
     return new Assignment.View(live, k, s.shardCount(), holders, drained);
+  }
+
+  /**
+   * True when this tick may own shards: the member lease was renewed less than the lease duration
+   * less the margin ago; it shows in a listing as this replica last (re)announced it (listing
+   * again once if the tick's own listing predates that write); and that listing shows no lease
+   * that publishes another shard count (see {@link ShardCountAgreement}).
+   */
+  private boolean agreed(List<Lease> listed, long now) {
+    long lastRenew = members.lastMemberRenew();
+    if (lastRenew == Long.MIN_VALUE || now - lastRenew >= s.leaseNanos() - s.marginNanos()) {
+      return false; // no shard outlasts the member lease's last renewal by more than L - m (see hold)
+    }
+    List<Lease> shown = listed;
+    if (!members.announced(shown)) {
+      shown = list();
+      if (shown == null || !members.announced(shown)) {
+        expiresAt(now + Math.min(s.renewNanos() / 4, 20_000_000L)); // look again soon
+        return false;
+      }
+      observed.observe(shown, now);
+    }
+    return agreement.check(shown, now, observed, this::expiry, this::expiresAt).isEmpty();
+  }
+
+  /** The replicas that publish another shard count, found at the last tick that could list the leases. */
+  java.util.SortedMap<String, String> shardCountMismatch() {
+    return agreement.others();
   }
 
   /**

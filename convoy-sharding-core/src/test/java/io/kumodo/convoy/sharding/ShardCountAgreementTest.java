@@ -6,14 +6,30 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.kumodo.convoy.sharding.micrometer.CoordinatorMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A change of {@code --shards} is safe: while live members disagree on S, no replica owns
- * anything; the mismatch is visible; ownership resumes by itself once all agree.
+ * anything; the mismatch is visible (log, events, metric) without failing readiness; ownership
+ * resumes by itself once all agree. Safety is checked per object, each replica mapping each key
+ * with its own S.
  */
 class ShardCountAgreementTest {
+  private static final Duration LEASE = MixedShardCounts.LEASE;
+  private static final Duration RENEW = MixedShardCounts.RENEW;
 
   @Test
   void replicasWithDifferentShardCountsNeverBothOwnOneObject() {
@@ -23,7 +39,206 @@ class ShardCountAgreementTest {
     cluster.start("b-old", 16);
     cluster.run(Duration.ofSeconds(5));
     cluster.start("c-new", 32);
-    cluster.run(MixedShardCounts.LEASE.multipliedBy(4));
+    cluster.run(LEASE.multipliedBy(4));
     assertThat(cluster.violations).as("objects with two owners").isEmpty();
+  }
+
+  @Test
+  void neitherOwnsAnythingWhileBothAreLiveAndEveryObjectIsOwnedWithinARenewIntervalAfterTheOldOneCloses() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    MixedShardCounts.Replica old = cluster.start("a-old", 16);
+    cluster.run(Duration.ofSeconds(5));
+    assertThat(old.coordinator.ownedShards()).hasSize(16);
+
+    MixedShardCounts.Replica fresh = cluster.start("b-new", 32);
+    cluster.run(Duration.ofMillis(100));
+    assertThat(old.coordinator.ownedShards()).as("the old replica stops at its next tick, on the watch event")
+        .isEmpty();
+    cluster.run(LEASE.multipliedBy(2));
+    assertThat(old.coordinator.ownedShards()).isEmpty();
+    assertThat(fresh.coordinator.ownedShards()).isEmpty();
+    assertThat(old.coordinator.shardCountMismatch()).isEqualTo(Map.of("b-new", "32"));
+    assertThat(fresh.coordinator.shardCountMismatch()).isEqualTo(Map.of("a-old", "16"));
+    assertThat(old.coordinator.isReady()).as("readiness is not failed by the mismatch").isTrue();
+    assertThat(fresh.coordinator.isReady()).isTrue();
+    assertThat(cluster.store.list("convoy-cm")).as("the old replica freed its shard leases")
+        .filteredOn(l -> l.key().role() == LeaseRole.SHARD).allMatch(Lease::isFree);
+
+    cluster.close("a-old");
+    cluster.run(RENEW);
+    assertThat(fresh.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.unowned()).isZero();
+    assertThat(fresh.coordinator.shardCountMismatch()).isEmpty();
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
+  void afterTheOldReplicaCrashesEveryObjectIsOwnedAgainWithinALeaseDurationAndTwoRenewIntervals() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    cluster.start("a-old", 16);
+    cluster.run(Duration.ofSeconds(5));
+    MixedShardCounts.Replica fresh = cluster.start("b-new", 32);
+    cluster.run(LEASE.multipliedBy(2));
+    cluster.crash("a-old"); // stops ticking; its owns() still answers, and lapses on its own
+    cluster.run(LEASE.plus(RENEW.multipliedBy(2)));
+    assertThat(fresh.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
+  void aThreeReplicaRollingUpdateNeverGivesAnObjectTwoOwnersAndEveryObjectIsOwnedWithinTheBoundAfterTheLastOldStops() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    for (String id : List.of("cm-a", "cm-b", "cm-c")) {
+      cluster.start(id + "-old", 16);
+    }
+    cluster.run(RENEW);
+    assertThat(cluster.unowned()).isZero();
+    for (String id : List.of("cm-a", "cm-b", "cm-c")) {
+      cluster.start(id + "-new", 32); // the surge pod, then the old one goes (maxUnavailable 0)
+      cluster.run(RENEW);
+      cluster.close(id + "-old");
+      cluster.run(RENEW);
+    }
+    // Leases of indexes 16 to 31 did not exist (the old replicas delete free ones): a replica
+    // creates a missing lease only after it has seen it missing for a lease duration.
+    cluster.run(LEASE.plus(RENEW.multipliedBy(2)).minus(RENEW));
+    assertThat(cluster.unowned()).as("within L + 2R after the last old replica stopped").isZero();
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
+  void aMemberLeaseWithoutAShardCountCountsAsAnotherCountUntilItIsMarkedReleased() throws Exception {
+    MixedShardCounts cluster = new MixedShardCounts();
+    Instant now = cluster.time.clock().instant();
+    // An older version's replica: a member lease without the annotation, renewed for a while.
+    Lease legacy = cluster.store.create(new Lease(LeaseKey.member("convoy-cm", "legacy"), "legacy", LEASE, now, now, 0,
+        Map.of(), null));
+    MixedShardCounts.Replica r = cluster.start("cm-a", 32);
+    for (int i = 0; i < 4; i++) {
+      cluster.run(RENEW);
+      legacy = cluster.store.update(legacy.renewed(cluster.time.clock().instant(), LEASE));
+    }
+    assertThat(r.coordinator.ownedShards()).isEmpty();
+    assertThat(r.coordinator.shardCountMismatch()).isEqualTo(Map.of("legacy", ShardCountAgreement.NONE));
+    // It stops renewing: marked released after a lease duration unchanged, then ownership resumes.
+    cluster.run(LEASE.plus(RENEW.multipliedBy(2)));
+    assertThat(r.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "legacy")).isFree()).isTrue();
+  }
+
+  @Test
+  void aShardLeaseHeldWithAnotherCountBlocksOwnershipUntilItCouldHaveExpired() throws Exception {
+    MixedShardCounts cluster = new MixedShardCounts();
+    Instant now = cluster.time.clock().instant();
+    // The holder's member lease is gone (say deleted), but its shard lease says it may still act.
+    cluster.store.create(new Lease(LeaseKey.shard("convoy-cm", 20), "gone", LEASE, now, now, 3,
+        Map.of(LeaseAnnotations.SHARDS, "16"), null));
+    MixedShardCounts.Replica r = cluster.start("cm-a", 32);
+    cluster.run(LEASE.minus(RENEW));
+    assertThat(r.coordinator.ownedShards()).isEmpty();
+    assertThat(r.coordinator.shardCountMismatch()).isEqualTo(Map.of("gone", "16"));
+    cluster.run(RENEW.multipliedBy(2));
+    assertThat(r.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 20)).annotations())
+        .containsEntry(LeaseAnnotations.SHARDS, "32");
+  }
+
+  @Test
+  void theMismatchIsLoggedReportedAndGaugedOncePerChangeNotPerTick() {
+    Logger logger = (Logger) LoggerFactory.getLogger(Coordinator.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO);
+    try {
+      MixedShardCounts cluster = new MixedShardCounts();
+      List<Map<String, String>> reported = new ArrayList<>();
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      CoordinatorMetrics metrics = new CoordinatorMetrics(registry);
+      CoordinatorEvents recorder = new CoordinatorEvents() {
+        @Override
+        public void shardCountMismatch(int shardCount, Map<String, String> others) {
+          reported.add(new TreeMap<>(others));
+        }
+      };
+      cluster.start("a-old", 16);
+      cluster.run(RENEW);
+      MixedShardCounts.Replica fresh = cluster.start("b-new", 32,
+          b -> b.events(CoordinatorEvents.all(metrics, recorder)));
+      metrics.bind(fresh.coordinator);
+      cluster.run(LEASE.multipliedBy(2));
+      assertThat(registry.get("convoy.sharding.shard.count.mismatch").gauge().value()).isEqualTo(1);
+      cluster.close("a-old");
+      cluster.run(RENEW.multipliedBy(3));
+      assertThat(registry.get("convoy.sharding.shard.count.mismatch").gauge().value()).isZero();
+
+      assertThat(reported).containsExactly(Map.of("a-old", "16"), Map.of());
+      assertThat(lines(appender, Level.ERROR, "convoy-cm/b-new: shard count mismatch")).containsExactly(
+          "convoy-cm/b-new: shard count mismatch: this replica has --shards=32, others publish a-old=16: no replica "
+              + "owns a shard until every replica with another count has stopped (see the procedure for changing "
+              + "--shards)");
+      assertThat(lines(appender, Level.ERROR, "convoy-cm/a-old: shard count mismatch")).hasSize(1);
+      assertThat(lines(appender, Level.INFO, "convoy-cm/b-new: all replicas agree on --shards=32 again")).hasSize(1);
+      assertThat(lines(appender, Level.INFO, "reason=shard-count-mismatch")).singleElement().asString()
+          .contains("replica=a-old").contains("released=0,1,2");
+    } finally {
+      logger.setLevel(level);
+      logger.detachAppender(appender);
+    }
+  }
+
+  @Test
+  void aReplicaOwnsNothingUntilItsOwnMemberLeaseShowsInAListingSoTwoThatStartTogetherOnStaleListingsDoNotBothOwn() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    LaggingLists lag = new LaggingLists(cluster, Duration.ofSeconds(1));
+    MixedShardCounts.Replica a = cluster.start("cm-a", 16, b -> b.leaseStore(lag.store()));
+    MixedShardCounts.Replica b = cluster.start("cm-b", 32, x -> x.leaseStore(lag.store()));
+    cluster.check();
+    assertThat(cluster.violations).as("objects with two owners after both primed").isEmpty();
+    assertThat(a.coordinator.ownedShards()).as("its listing does not show its member lease yet").isEmpty();
+    cluster.run(LEASE.multipliedBy(2));
+    assertThat(cluster.violations).isEmpty();
+    assertThat(a.coordinator.shardCountMismatch()).isEqualTo(Map.of("cm-b", "32"));
+    cluster.close("cm-a");
+    cluster.run(RENEW.plus(Duration.ofSeconds(1)));
+    assertThat(b.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
+  void aReplicaWhoseMemberLeaseCannotBeRenewedStopsOwningALeaseDurationLessTheMarginAfterItsLastRenewal() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    boolean[] failMember = {false};
+    LeaseStore store = new ForwardingLeaseStore(cluster.store) {
+      @Override
+      public Lease update(Lease lease) throws LeaseStoreException {
+        if (failMember[0] && lease.key().role() == LeaseRole.MEMBER) {
+          throw new LeaseStoreException("injected: member lease write fails");
+        }
+        return super.update(lease);
+      }
+    };
+    MixedShardCounts.Replica r = cluster.start("cm-a", 16, b -> b.leaseStore(store));
+    cluster.run(RENEW); // the regular tick at 10 s renews the member lease for the last time
+    failMember[0] = true;
+    // Its shard renewals still succeed; a peer would mark the member lease released after LEASE.
+    Duration fence = RENEW.plus(LEASE).minus(LEASE.dividedBy(5)); // 10 s + L - m
+    cluster.run(fence.minus(cluster.time.elapsed()).minus(Duration.ofMillis(200)));
+    assertThat(r.coordinator.ownedShards()).hasSize(16);
+    cluster.run(Duration.ofMillis(400));
+    assertThat(r.coordinator.ownedShards()).as("fenced L - m after the member lease's last renewal").isEmpty();
+    cluster.run(LEASE);
+    assertThat(r.coordinator.ownedShards()).as("and owns nothing while it cannot renew it").isEmpty();
+    assertThat(cluster.store.list("convoy-cm")).as("its shard leases freed")
+        .filteredOn(l -> l.key().role() == LeaseRole.SHARD).allMatch(Lease::isFree);
+    failMember[0] = false;
+    cluster.run(RENEW.multipliedBy(2));
+    assertThat(r.coordinator.ownedShards()).hasSize(16);
+  }
+
+  private static List<String> lines(ListAppender<ILoggingEvent> appender, Level level, String containing) {
+    return appender.list.stream().filter(e -> e.getLevel() == level)
+        .map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains(containing)).toList();
   }
 }

@@ -39,6 +39,8 @@ import java.util.Objects;
  *   <li>{@code convoy.sharding.renew.age} (gauge, seconds since the last successful member-lease
  *       renewal; NaN before the first)
  *   <li>{@code convoy.sharding.ready} (gauge, 1 when {@link Coordinator#isReady()})
+ *   <li>{@code convoy.sharding.shard.count.mismatch} (gauge, replicas that publish another shard
+ *       count; while above 0 no replica owns a shard)
  * </ul>
  */
 public final class CoordinatorMetrics implements CoordinatorEvents {
@@ -68,6 +70,9 @@ public final class CoordinatorMetrics implements CoordinatorEvents {
         .register(registry);
     Gauge.builder("convoy.sharding.ready", coordinator, c -> c.isReady() ? 1 : 0)
         .description("1 when the coordinator is primed and renewing").tags(t).register(registry);
+    Gauge.builder("convoy.sharding.shard.count.mismatch", coordinator, c -> c.shardCountMismatch().size())
+        .description("replicas that publish another shard count; while above 0 no replica owns a shard").tags(t)
+        .register(registry);
     this.tick = Timer.builder("convoy.sharding.tick").description("duration of one coordinator tick").tags(t)
         .register(registry);
     this.handover = Timer.builder("convoy.sharding.handover")

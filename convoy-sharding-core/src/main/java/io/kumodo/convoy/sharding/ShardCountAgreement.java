@@ -1,0 +1,113 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the replicas of a component agree on the shard count S. Replicas with different S map
+ * one object to different shards, and shard lease {@code k} then guards different objects, so two
+ * of them could reconcile one object at once. Each replica publishes its S
+ * ({@link LeaseAnnotations#SHARDS}) on its member lease and on every shard lease it writes; a tick
+ * owns nothing while its listing shows another S:
+ *
+ * <ul>
+ *   <li>a member lease of another replica that is not released (holder not empty: live, drained,
+ *       or expired but not yet marked released by a peer) and publishes another S, or none (an
+ *       older version, or a foreign writer: its S is unknown);
+ *   <li>a shard lease held by anyone, not observed unchanged for its expiry, whose S differs: its
+ *       holder may own it until its fencing deadline.
+ * </ul>
+ *
+ * <p>The mismatch is reported once per change: an ERROR line when it starts or changes, INFO when
+ * all agree again, and {@link CoordinatorEvents#shardCountMismatch}.
+ *
+ * <p>Not thread-safe, except {@link #others()}: the tick runs it under the coordinator's lock.
+ */
+final class ShardCountAgreement {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+  /** The value reported for a member lease that publishes no shard count. */
+  static final String NONE = "none";
+
+  private final Settings s;
+  private final String mine;
+  private volatile SortedMap<String, String> others = Collections.emptySortedMap();
+
+  ShardCountAgreement(Settings settings) {
+    this.s = settings;
+    this.mine = Integer.toString(settings.shardCount());
+  }
+
+  /**
+   * The replicas whose leases in {@code listed} publish another shard count than this replica's
+   * (replica ID to the count, or {@link #NONE}); empty when all agree. Reports a change. Tells
+   * {@code expiresAt} when a shard lease that disagrees would expire.
+   */
+  SortedMap<String, String> check(List<Lease> listed, long now, Observations observed, ToLongFunction<Lease> expiry,
+      LongConsumer expiresAt) {
+    TreeMap<String, String> found = new TreeMap<>();
+    for (Lease lease : listed) {
+      LeaseKey key = lease.key();
+      String theirs = lease.annotations().get(LeaseAnnotations.SHARDS);
+      if (lease.isFree() || mine.equals(theirs)) {
+        continue;
+      }
+      if (key.role() == LeaseRole.MEMBER) {
+        if (!key.replicaId().equals(s.replicaId())) {
+          found.put(key.replicaId(), theirs == null ? NONE : theirs);
+        }
+      } else if (theirs != null) {
+        long left = expiry.applyAsLong(lease) - observed.age(lease, now);
+        if (left > 0) {
+          found.putIfAbsent(lease.holder(), theirs);
+          expiresAt.accept(now + left);
+        }
+      }
+    }
+    report(found);
+    return others;
+  }
+
+  /** The disagreeing replicas found at the last tick that could list the leases. */
+  SortedMap<String, String> others() {
+    return others;
+  }
+
+  private void report(TreeMap<String, String> found) {
+    if (found.equals(others)) {
+      return;
+    }
+    boolean began = others.isEmpty();
+    others = Collections.unmodifiableSortedMap(found);
+    if (found.isEmpty()) {
+      log.info("{}/{}: all replicas agree on --shards={} again; ownership resumes", s.component(), s.replicaId(),
+          mine);
+    } else {
+      log.error("{}/{}: shard count mismatch: this replica has --shards={}, others publish {}: {} until every "
+          + "replica with another count has stopped (see the procedure for changing --shards)", s.component(),
+          s.replicaId(), mine, format(found), began ? "no replica owns a shard" : "still no replica owns a shard");
+    }
+    try {
+      s.events().shardCountMismatch(s.shardCount(), others);
+    } catch (RuntimeException e) {
+      log.debug("CoordinatorEvents.shardCountMismatch threw", e);
+    }
+  }
+
+  /** {@code cm-a=16,cm-b=none}: no spaces. */
+  static String format(Map<String, String> others) {
+    StringBuilder sb = new StringBuilder();
+    others.forEach((id, count) -> sb.append(sb.length() == 0 ? "" : ",").append(id).append('=').append(count));
+    return sb.toString();
+  }
+}
