@@ -9,11 +9,13 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kumodo.convoy.sharding.CoordinatorEvents;
 import io.kumodo.convoy.sharding.OnChange;
 import io.kumodo.convoy.sharding.ShardChange;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * them), {@code source.component} and {@code reportingComponent} the component,
  * {@code reportingInstance} the replica ID.
  *
+ * <p>It is also a {@link CoordinatorEvents}: registered there too ({@code .events(events)}, or
+ * {@code CoordinatorEvents.all(metrics, events)}), it records a {@code type: Warning} Event with
+ * reason {@link #SHARD_COUNT_MISMATCH} when replicas start to disagree on the shard count (or who
+ * disagrees changes), and a {@code Normal} one with reason {@link #SHARD_COUNTS_AGREE} when all
+ * agree again: once per change, not per tick.
+ *
  * <p>What it promises: {@link #onChange} never blocks and never throws. The Events are sent on
  * a thread of its own, one at a time (a GET of the member Lease for its uid until it is known,
  * then a POST per Event); at most 64 wait, and a change that finds the queue full is dropped.
@@ -48,11 +56,15 @@ import org.slf4j.LoggerFactory;
  * is logged and the Event dropped; {@link #dropped()} counts them. Events are a record for
  * people, not a protocol: never build on their delivery.
  */
-public final class OwnershipEvents implements OnChange, AutoCloseable {
+public final class OwnershipEvents implements OnChange, CoordinatorEvents, AutoCloseable {
   /** The reason of an Event for acquired shards. */
   public static final String ACQUIRED = "ShardsAcquired";
   /** The reason of an Event for released shards. */
   public static final String RELEASED = "ShardsReleased";
+  /** The reason of a Warning Event: replicas publish another shard count; nobody owns a shard. */
+  public static final String SHARD_COUNT_MISMATCH = "ShardCountMismatch";
+  /** The reason of an Event: all replicas agree on the shard count again. */
+  public static final String SHARD_COUNTS_AGREE = "ShardCountsAgree";
 
   private static final Logger log = LoggerFactory.getLogger(OwnershipEvents.class);
   private static final int QUEUE = 64;
@@ -111,16 +123,35 @@ public final class OwnershipEvents implements OnChange, AutoCloseable {
   public void onChange(ShardChange change) {
     try {
       if (!change.acquired().isEmpty()) {
-        queue(ACQUIRED, "acquired shards " + ShardRanges.format(change.acquired()) + " (owns "
+        queue(ACQUIRED, "Normal", "acquired shards " + ShardRanges.format(change.acquired()) + " (owns "
             + change.owned().size() + ")");
       }
       if (!change.released().isEmpty()) {
-        queue(RELEASED, "released shards " + ShardRanges.format(change.released()) + " (owns "
+        queue(RELEASED, "Normal", "released shards " + ShardRanges.format(change.released()) + " (owns "
             + change.owned().size() + ")");
       }
     } catch (RuntimeException e) {
       dropped.incrementAndGet();
       log.warn("{}/{}: ownership Event not queued: {}", component, replicaId, e.toString());
+    }
+  }
+
+  /** Queues a Warning Event when replicas start to disagree on the shard count, a Normal one when they agree again. */
+  @Override
+  public void shardCountMismatch(int shardCount, Map<String, String> others) {
+    try {
+      if (others.isEmpty()) {
+        queue(SHARD_COUNTS_AGREE, "Normal", "all replicas agree on --shards=" + shardCount
+            + " again; ownership resumes");
+      } else {
+        StringBuilder who = new StringBuilder();
+        others.forEach((id, count) -> who.append(who.length() == 0 ? "" : ",").append(id).append('=').append(count));
+        queue(SHARD_COUNT_MISMATCH, "Warning", "this replica has --shards=" + shardCount + ", others publish " + who
+            + ": no replica owns a shard until every replica with another count has stopped");
+      }
+    } catch (RuntimeException e) {
+      dropped.incrementAndGet();
+      log.warn("{}/{}: shard-count Event not queued: {}", component, replicaId, e.toString());
     }
   }
 
@@ -143,18 +174,18 @@ public final class OwnershipEvents implements OnChange, AutoCloseable {
     }
   }
 
-  private void queue(String reason, String message) {
+  private void queue(String reason, String type, String message) {
     Instant at = clock.instant();
-    sender.execute(() -> send(reason, message, at));
+    sender.execute(() -> send(reason, type, message, at));
   }
 
-  private void send(String reason, String message, Instant at) {
+  private void send(String reason, String type, String message, Instant at) {
     try {
       String time = at.truncatedTo(ChronoUnit.SECONDS).toString();
       Event event = new EventBuilder()
           .withNewMetadata().withName(eventName(at)).withNamespace(namespace).endMetadata()
           .withInvolvedObject(involvedObject())
-          .withType("Normal")
+          .withType(type)
           .withReason(reason)
           .withMessage(message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE - 3) + "...")
           .withNewSource().withComponent(component).endSource()
