@@ -97,7 +97,7 @@ public final class ReplicaCommand implements Command {
             .onChange(c -> out.printf("replica %s: owns %s (acquired %s, released %s)%n", options.replicaId(),
                 c.owned(), c.acquired(), c.released()));
         if (events != null) {
-          builder.onChange(events);
+          builder.onChange(events).events(events); // ownership changes, and a --shards mismatch
         }
         replica = ShardedReplica.start(client, options.leaseStore(client), flags.value("namespace", "demo"), builder,
             workers);

@@ -14,13 +14,14 @@ import java.util.TreeSet;
 
 /**
  * The tables of {@code status}: every shard (owner, lease age, transitions, state, drained) and
- * every member (age, state, drained, the assignment it publishes, its address), with a warning
- * line when live members publish different assignments. Ages and expiry are by the local wall
+ * every member (age, state, drained, the shard count and assignment it publishes, its address),
+ * with a warning line when live members publish different assignments, and one when members that
+ * are not released publish different shard counts (then no replica owns a shard). Ages and expiry are by the local wall
  * clock against each Lease's renewTime, so they are only as right as the clocks.
  */
 final class StatusTable {
   private static final String ROW = "%-6s %-30s %-10s %-11s %s%n";
-  private static final String MEMBER_ROW = "%-30s %-10s %-18s %-13s %s%n";
+  private static final String MEMBER_ROW = "%-30s %-10s %-18s %-9s %-13s %s%n";
 
   private StatusTable() {}
 
@@ -88,8 +89,17 @@ final class StatusTable {
       }
     }
     boolean mismatch = liveAssignments.size() > 1;
-    sb.append(String.format(MEMBER_ROW, "MEMBER", "AGE", "STATE", "ASSIGNMENT", "ADDRESS"));
+    // As the coordinators count them: every member lease that is not released, live or not.
+    TreeSet<String> counts = new TreeSet<>();
+    for (Lease l : members.values()) {
+      if (!l.isFree()) {
+        counts.add(shards(l));
+      }
+    }
+    boolean countMismatch = counts.size() > 1;
+    sb.append(String.format(MEMBER_ROW, "MEMBER", "AGE", "STATE", "SHARDS", "ASSIGNMENT", "ADDRESS"));
     StringBuilder who = new StringBuilder();
+    StringBuilder whoCounts = new StringBuilder();
     for (Map.Entry<String, Lease> e : members.entrySet()) {
       Lease l = e.getValue();
       Map<String, String> a = l.annotations();
@@ -106,13 +116,27 @@ final class StatusTable {
         who.append(who.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(assignment);
         assignment += " (!)";
       }
-      sb.append(String.format(MEMBER_ROW, e.getKey(), age(l, now), state, assignment,
+      String count = shards(l);
+      if (countMismatch && !l.isFree()) {
+        whoCounts.append(whoCounts.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(count);
+        count += " (!)";
+      }
+      sb.append(String.format(MEMBER_ROW, e.getKey(), age(l, now), state, count, assignment,
           a.getOrDefault(LeaseAnnotations.ADDRESS, "-")));
+    }
+    if (countMismatch) {
+      sb.append(String.format("%nshard count mismatch among members that are not released (%s): no replica owns a "
+          + "shard until every replica with another --shards has stopped%n", whoCounts));
     }
     if (mismatch) {
       sb.append(String.format("%nassignment mismatch among live members (%s): all replicas of a component must use "
           + "the same --assignment, or shards go unowned%n", who));
     }
+  }
+
+  /** The shard count a member lease publishes, or {@code none}. */
+  private static String shards(Lease l) {
+    return l.annotations().getOrDefault(LeaseAnnotations.SHARDS, "none");
   }
 
   private static String age(Lease l, Instant now) {

@@ -30,9 +30,9 @@ class StatusTableTest {
         member("cm-a", "modulo", "10.0.0.1:8080", false, 1),
         member("cm-b", "balanced", null, false, 1),
         member("cm-old", "balanced", null, false, 120)), "convoy-cm", "convoy-system", 0, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+modulo \\(!\\)\\s+10.0.0.1:8080"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+balanced \\(!\\)\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-old\\s+2m0s\\s+not live\\s+balanced\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+none\\s+modulo \\(!\\)\\s+10.0.0.1:8080"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+none\\s+balanced \\(!\\)\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-old\\s+2m0s\\s+not live\\s+none\\s+balanced\\s+-"));
     assertThat(table).contains("assignment mismatch among live members (cm-a=modulo, cm-b=balanced)");
   }
 
@@ -45,7 +45,7 @@ class StatusTableTest {
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-a\\s+1s\\s+0\\s+owned, drained"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("3\\s+-\\s+-\\s+-\\s+no lease"));
     assertThat(table).contains("2 of 4 shards owned, 2 drained");
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live, drained\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live, drained\\s+none\\s+modulo\\s+-"));
     assertThat(table).doesNotContain("mismatch");
   }
 
@@ -58,8 +58,25 @@ class StatusTableTest {
     closed.getSpec().setHolderIdentity("");
     String table = render(List.of(member("cm-a", "modulo", null, false, 1), crashed, closed),
         "convoy-cm", "convoy-system", 0, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+modulo\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+none\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+none\\s+modulo\\s+-"));
+  }
+
+  @Test
+  void membersThatAreNotReleasedPublishingDifferentShardCountsAreFlaggedAndNamed() {
+    Lease old = member("cm-a", "modulo", null, false, 1);
+    old.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "16");
+    Lease fresh = member("cm-b", "modulo", null, false, 1);
+    fresh.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "32");
+    Lease gone = member("cm-c", "modulo", null, false, 5);
+    gone.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "8");
+    gone.getSpec().setHolderIdentity("");
+    String table = StatusTable.render(List.of(old, fresh, gone), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+16 \\(!\\)\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+32 \\(!\\)\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+8\\s+modulo\\s+-"));
+    assertThat(table).contains("shard count mismatch among members that are not released (cm-a=16, cm-b=32): no "
+        + "replica owns a shard until every replica with another --shards has stopped");
   }
 
   @Test
