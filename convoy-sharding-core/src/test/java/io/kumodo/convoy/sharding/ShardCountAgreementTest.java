@@ -37,7 +37,7 @@ class ShardCountAgreementTest {
     // A rolling update from 16 to 32 shards, one of three replicas replaced so far.
     cluster.start("a-old", 16);
     cluster.start("b-old", 16);
-    cluster.run(Duration.ofSeconds(5));
+    cluster.run(LEASE.plus(RENEW)); // a fresh installation owns after a lease duration
     cluster.start("c-new", 32);
     cluster.run(LEASE.multipliedBy(4));
     assertThat(cluster.violations).as("objects with two owners").isEmpty();
@@ -47,7 +47,7 @@ class ShardCountAgreementTest {
   void neitherOwnsAnythingWhileBothAreLiveAndEveryObjectIsOwnedWithinARenewIntervalAfterTheOldOneCloses() {
     MixedShardCounts cluster = new MixedShardCounts();
     MixedShardCounts.Replica old = cluster.start("a-old", 16);
-    cluster.run(Duration.ofSeconds(5));
+    cluster.run(LEASE.plus(RENEW)); // a fresh installation owns after a lease duration
     assertThat(old.coordinator.ownedShards()).hasSize(16);
 
     MixedShardCounts.Replica fresh = cluster.start("b-new", 32);
@@ -76,7 +76,7 @@ class ShardCountAgreementTest {
   void afterTheOldReplicaCrashesEveryObjectIsOwnedAgainWithinALeaseDurationAndTwoRenewIntervals() {
     MixedShardCounts cluster = new MixedShardCounts();
     cluster.start("a-old", 16);
-    cluster.run(Duration.ofSeconds(5));
+    cluster.run(LEASE.plus(RENEW)); // a fresh installation owns after a lease duration
     MixedShardCounts.Replica fresh = cluster.start("b-new", 32);
     cluster.run(LEASE.multipliedBy(2));
     cluster.crash("a-old"); // stops ticking; its owns() still answers, and lapses on its own
@@ -91,7 +91,7 @@ class ShardCountAgreementTest {
     for (String id : List.of("cm-a", "cm-b", "cm-c")) {
       cluster.start(id + "-old", 16);
     }
-    cluster.run(RENEW);
+    cluster.run(LEASE.plus(RENEW));
     assertThat(cluster.unowned()).isZero();
     for (String id : List.of("cm-a", "cm-b", "cm-c")) {
       cluster.start(id + "-new", 32); // the surge pod, then the old one goes (maxUnavailable 0)
@@ -163,7 +163,7 @@ class ShardCountAgreementTest {
         }
       };
       cluster.start("a-old", 16);
-      cluster.run(RENEW);
+      cluster.run(LEASE.plus(RENEW));
       MixedShardCounts.Replica fresh = cluster.start("b-new", 32,
           b -> b.events(CoordinatorEvents.all(metrics, recorder)));
       metrics.bind(fresh.coordinator);
