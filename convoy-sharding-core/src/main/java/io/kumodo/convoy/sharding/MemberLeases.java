@@ -50,7 +50,7 @@ final class MemberLeases {
   private volatile boolean selfDrained;
   /**
    * Whether a listing has shown the member lease as this process (re)wrote it: false from its
-   * create, or from its take-back after another writer changed it, until then.
+   * start, and from a create or a take-back of a released (or marked, or taken) lease, until then.
    */
   private boolean announced;
   /** The versions of the member lease written since it was (re)announced, until a listing shows one. */
@@ -112,9 +112,13 @@ final class MemberLeases {
     boolean removedSeen = mark.removedSeen();
     boolean firstWrite = lastMemberRenew == Long.MIN_VALUE;
     try {
-      boolean announcing = member == null;
+      // A (re)announcement: peers may not count this replica before it (a new lease, or one that
+      // was released, marked released or taken by another holder), so it must show in a listing
+      // again before this replica owns anything (see announced).
+      boolean announcing = false;
       if (member == null) {
         Lease current = listed == null ? null : TickRule.find(listed, memberKey);
+        announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId());
         if (current == null) {
           operation = "create";
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
@@ -224,7 +228,8 @@ final class MemberLeases {
 
   /**
    * True once a listing has shown this replica's member lease, with its shard count, at a version
-   * this process wrote since it created the lease or took it back from another writer: from then
+   * this process wrote since it started, or since it created the lease or took it back after it
+   * was released, marked released or taken by another holder: from then
    * on its listings show every lease written before that version (a watch cache delivers changes
    * in order), so a peer with another shard count that announced itself earlier is in them.
    * Until then this replica owns nothing (see {@link ShardCountAgreement}).

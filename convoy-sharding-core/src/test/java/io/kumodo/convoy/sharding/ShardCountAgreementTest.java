@@ -237,6 +237,23 @@ class ShardCountAgreementTest {
     assertThat(r.coordinator.ownedShards()).hasSize(16);
   }
 
+  @Test
+  void anotherWritersAnnotationOnTheMemberLeaseDoesNotCostTheShards() throws Exception {
+    MixedShardCounts cluster = new MixedShardCounts();
+    LaggingLists lag = new LaggingLists(cluster, Duration.ofSeconds(1));
+    MixedShardCounts.Replica r = cluster.start("cm-a", 8, b -> b.leaseStore(lag.store()));
+    cluster.run(LEASE.plus(RENEW.multipliedBy(2)));
+    assertThat(r.coordinator.ownedShards()).hasSize(8);
+    int changes = r.changes.size();
+    Lease member = cluster.store.get(LeaseKey.member("convoy-cm", "cm-a"));
+    Map<String, String> annotations = new java.util.HashMap<>(member.annotations());
+    annotations.put("example.com/note", "hello");
+    lag.store().update(member.withAnnotations(annotations)); // the next renewal conflicts
+    cluster.run(RENEW.multipliedBy(2));
+    assertThat(r.coordinator.ownedShards()).hasSize(8);
+    assertThat(r.changes).as("no ownership change").hasSize(changes);
+  }
+
   private static List<String> lines(ListAppender<ILoggingEvent> appender, Level level, String containing) {
     return appender.list.stream().filter(e -> e.getLevel() == level)
         .map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains(containing)).toList();
