@@ -71,7 +71,7 @@ class StatusTableTest {
     Lease gone = member("cm-c", "modulo", null, false, 5);
     gone.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "8");
     gone.getSpec().setHolderIdentity("");
-    String table = StatusTable.render(List.of(old, fresh, gone), "convoy-cm", "convoy-system", 0, NOW);
+    String table = render(List.of(old, fresh, gone), "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+16 \\(!\\)\\s+modulo\\s+-"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+32 \\(!\\)\\s+modulo\\s+-"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+8\\s+modulo\\s+-"));
