@@ -67,7 +67,7 @@ class StatusTableIT {
     assertThat(lines()).containsOnlyOnce(
         "foreign lease intruder (labelled shard 3): not named convoy-cm-shard-3, so the replicas ignore it",
         "foreign lease rogue (labelled member cm-a): not named convoy-cm-member-cm-a, so the replicas ignore it");
-    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+-"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+modulo\\s+-"));
     assertThat(lines()).noneMatch(l -> l.contains("mismatch"));
   }
 
@@ -102,7 +102,7 @@ class StatusTableIT {
     assertThat(lines()).anySatisfy(l -> assertThat(l)
         .startsWith("unreadable lease convoy-cm-shard-4: not a readable coordination.k8s.io/v1 Lease: ")
         .endsWith("; the replicas ignore it"));
-    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+modulo\\s+-"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+modulo\\s+-"));
   }
 
   /** Live members cm-a and cm-b; shard i's Lease held by cm-a for even i, cm-b for odd. */
