@@ -33,11 +33,13 @@ final class CloseWrites implements AutoCloseable {
 
   CloseWrites(Ticker ticker, String threadName) {
     this.ticker = ticker;
-    this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(), r -> {
+    ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     });
+    executor.prestartCoreThread(); // started now, so a write started later does not wait for a new thread
+    this.thread = executor;
   }
 
   /**

@@ -70,7 +70,7 @@ final class MemberLeases {
    * (an operator's stays). With keepMembershipOnClose, nothing is written: the member lease stays
    * as it is, a drain mark included, so peers keep not counting a drained replica.
    */
-  void release(Instant wall, long deadline) {
+  void release(Instant wall, long deadline, CloseWrites writes) {
     if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
       Map<String, String> annotations = new HashMap<>(member.annotations());
       mark.releaseOurs(annotations);
@@ -80,10 +80,8 @@ final class MemberLeases {
         Lease request = released;
         CompletableFuture<Lease> answer;
         // Off this thread, like the frees: a store whose writes block cannot hold close past its limit.
-        try (CloseWrites writes = new CloseWrites(s)) {
-          answer = writes.answers(List.of(writes.start(() -> s.store().updateAsync(request), deadline)), deadline,
-              s.closeTimeout()).get(0);
-        }
+        answer = writes.answers(List.of(writes.start(() -> s.store().updateAsync(request), deadline)), deadline,
+            s.closeTimeout()).get(0);
         member = StoreCalls.answer(answer);
         StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {

@@ -209,6 +209,13 @@ final class TickRule {
    * lease makes them recompute the assignment, and take them all at their next tick.
    */
   void releaseAll(long deadline, IdleWaiter waiter) {
+    // The member release's thread is started first, so it is ready when the last quarter begins.
+    try (CloseWrites memberWrites = new CloseWrites(s)) {
+      releaseAll(deadline, waiter, memberWrites);
+    }
+  }
+
+  private void releaseAll(long deadline, IdleWaiter waiter, CloseWrites memberWrites) {
     Instant wall = s.clock().instant();
     long now = s.ticker().read();
     for (int shard : new ArrayList<>(held.keySet())) {
@@ -245,13 +252,13 @@ final class TickRule {
       int shard = shards.get(i);
       frees.add(new Write(Op.FREE, "free", shard, releasing.get(shard), now, answers.get(i)));
     }
-    retryUntil = deadline;
+    retryUntil = cutoff; // a conflicting free is retried within the frees' share too
     try {
       finishAll(frees, wall);
     } finally {
       retryUntil = NO_LIMIT;
     }
-    members.release(wall, deadline);
+    members.release(wall, deadline, memberWrites);
   }
 
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
@@ -576,18 +583,11 @@ final class TickRule {
         report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
       }
       case FREE -> {
-        Lease current = mayRetry ? stillOurs(w.base()) : null;
-        if (current != null) {
-          // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
-          try {
-            s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions()));
-            forgetRelease(shard);
-            report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
-            return;
-          } catch (LeaseStoreException | RuntimeException | Error again) {
-            log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-                shard, again.toString());
-          }
+        // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
+        if (mayRetry && freeCurrentVersion(w.base(), wall)) {
+          forgetRelease(shard);
+          report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
+          return;
         }
         forgetRelease(shard); // someone else changed it: no longer ours to free
         report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.CONFLICT);
@@ -611,6 +611,42 @@ final class TickRule {
       case FREE -> errors.failed("free shard lease", shard, e);
     }
     report(LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.ERROR);
+  }
+
+  /**
+   * Frees the current record of {@code mine}'s lease if it is still this replica's; true when
+   * done. At close, the re-read and the write run off this thread (see {@link CloseWrites}) and
+   * only until the frees' share of the time limit, so a store whose calls block cannot hold close.
+   */
+  private boolean freeCurrentVersion(Lease mine, Instant wall) {
+    java.util.function.Supplier<CompletableFuture<Lease>> retry = () -> {
+      Lease current = stillOurs(mine);
+      if (current == null) {
+        return CompletableFuture.failedFuture(new LeaseConflictException("changed by another writer: " + mine.key()));
+      }
+      try {
+        return CompletableFuture.completedFuture(
+            s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions())));
+      } catch (LeaseStoreException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    };
+    CompletableFuture<Lease> answer;
+    if (retryUntil == NO_LIMIT) {
+      answer = retry.get();
+    } else {
+      try (CloseWrites writes = new CloseWrites(s)) {
+        answer = writes.answers(List.of(writes.start(retry, retryUntil)), retryUntil, s.closeTimeout()).get(0);
+      }
+    }
+    try {
+      StoreCalls.answer(answer);
+      return true;
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+          mine.key().shard(), e.toString());
+      return false;
+    }
   }
 
   /**

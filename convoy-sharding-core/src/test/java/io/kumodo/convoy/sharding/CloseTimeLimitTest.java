@@ -81,17 +81,57 @@ class CloseTimeLimitTest {
     };
     // The system ticker: the limit is real time here.
     Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
-        .leaseStore(store).closeTimeout(Duration.ofMillis(300)).build();
+        .leaseStore(store).closeTimeout(Duration.ofSeconds(2)).build(); // a quarter of it, 500 ms, for the member
     a.prime();
     hang[0] = true;
     try {
       // Fails with a TimeoutException if close() waits for a blocked write.
-      CompletableFuture.runAsync(a::close).get(3, TimeUnit.SECONDS);
+      CompletableFuture.runAsync(a::close).get(5, TimeUnit.SECONDS);
       assertThat(a.ownedShards()).isEmpty();
       assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).as("member released").isTrue();
       assertThat(shared.get(LeaseKey.shard("convoy-cm", 0)).holder()).as("left to expire").isEqualTo("cm-a");
     } finally {
       never.countDown();
     }
+  }
+
+  @Test
+  void closeWhoseFreesMeetConflictsRetriesThemWithinTheLimitAndReleasesTheMember() {
+    InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
+    AtomicLong ticker = new AtomicLong();
+    AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
+    boolean[] slow = {false};
+    // Each write that lands takes one second of the ticker, on the calling thread.
+    LeaseStore store = new ForwardingLeaseStore(shared) {
+      @Override
+      public Lease update(Lease lease) throws LeaseStoreException {
+        if (slow[0] && lease.key().role() == LeaseRole.MEMBER) {
+          memberReleaseStartedAt.set(ticker.get());
+        }
+        Lease written = delegate.update(lease);
+        if (slow[0]) {
+          ticker.addAndGet(Duration.ofSeconds(1).toNanos());
+        }
+        return written;
+      }
+    };
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
+        .leaseStore(store).ticker(ticker::get).clock(new VirtualTime().clock()).build();
+    a.prime();
+    assertThat(a.ownedShards()).hasSize(SHARDS);
+    // Another writer annotates every shard lease: each free meets a conflict and is retried on the re-read record.
+    for (int shard = 0; shard < SHARDS; shard++) {
+      Lease lease = shared.get(LeaseKey.shard("convoy-cm", shard));
+      shared.put(lease.withAnnotations(java.util.Map.of("touched", "yes")));
+    }
+    slow[0] = true;
+    long start = ticker.get();
+
+    a.close();
+
+    assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
+    assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
   }
 }
