@@ -22,40 +22,57 @@ import org.junit.jupiter.api.Test;
 class CloseTimeLimitTest {
   private static final int SHARDS = 8;
 
+  /** Each write that lands takes one second of {@link #ticker}, on the calling thread, while {@link #slow}. */
+  static final class SlowSynchronousStore extends ForwardingLeaseStore {
+    final AtomicLong ticker = new AtomicLong();
+    final AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
+    volatile boolean slow;
+
+    SlowSynchronousStore(InMemoryLeaseStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      if (slow && lease.key().role() == LeaseRole.MEMBER) {
+        memberReleaseStartedAt.set(ticker.get());
+      }
+      Lease written = delegate.update(lease);
+      if (slow) {
+        ticker.addAndGet(Duration.ofSeconds(1).toNanos());
+      }
+      return written;
+    }
+
+    /** A coordinator that owns every shard, on this store and its ticker. */
+    Coordinator primedCoordinator() {
+      Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
+          .leaseStore(this).ticker(ticker::get).clock(new VirtualTime().clock()).build();
+      a.prime();
+      assertThat(a.ownedShards()).hasSize(SHARDS);
+      return a;
+    }
+
+    /** Closes {@code a} with slow writes; asserts the limit held and the member release was attempted within it. */
+    void closeWithinTheLimit(Coordinator a) {
+      slow = true;
+      long start = ticker.get();
+      a.close();
+      assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
+      assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
+      assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
+      assertThat(delegate.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+    }
+  }
+
   @Test
   void closeWithSynchronousWritesOfOneSecondEachEndsWithinFiveSecondsAndReleasesTheMember() {
     InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
-    AtomicLong ticker = new AtomicLong();
-    AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
-    boolean[] slow = {false};
-    // Each write takes one second of the ticker, on the calling thread, with the async defaults.
-    LeaseStore store = new ForwardingLeaseStore(shared) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (!slow[0]) {
-          return delegate.update(lease);
-        }
-        if (lease.key().role() == LeaseRole.MEMBER) {
-          memberReleaseStartedAt.set(ticker.get());
-        }
-        Lease written = delegate.update(lease);
-        ticker.addAndGet(Duration.ofSeconds(1).toNanos());
-        return written;
-      }
-    };
-    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
-        .leaseStore(store).ticker(ticker::get).clock(new VirtualTime().clock()).build();
-    a.prime();
-    assertThat(a.ownedShards()).hasSize(SHARDS);
-    slow[0] = true;
-    long start = ticker.get();
+    SlowSynchronousStore store = new SlowSynchronousStore(shared);
+    Coordinator a = store.primedCoordinator();
 
-    a.close();
+    store.closeWithinTheLimit(a);
 
-    assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
-    assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
-    assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
-    assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
     long freed = java.util.stream.IntStream.range(0, SHARDS)
         .filter(s -> shared.get(LeaseKey.shard("convoy-cm", s)).isFree()).count();
     assertThat(freed).as("the frees started within three quarters of the limit").isBetween(1L, SHARDS - 1L);
@@ -98,40 +115,14 @@ class CloseTimeLimitTest {
   @Test
   void closeWhoseFreesMeetConflictsRetriesThemWithinTheLimitAndReleasesTheMember() {
     InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
-    AtomicLong ticker = new AtomicLong();
-    AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
-    boolean[] slow = {false};
-    // Each write that lands takes one second of the ticker, on the calling thread.
-    LeaseStore store = new ForwardingLeaseStore(shared) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (slow[0] && lease.key().role() == LeaseRole.MEMBER) {
-          memberReleaseStartedAt.set(ticker.get());
-        }
-        Lease written = delegate.update(lease);
-        if (slow[0]) {
-          ticker.addAndGet(Duration.ofSeconds(1).toNanos());
-        }
-        return written;
-      }
-    };
-    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
-        .leaseStore(store).ticker(ticker::get).clock(new VirtualTime().clock()).build();
-    a.prime();
-    assertThat(a.ownedShards()).hasSize(SHARDS);
+    SlowSynchronousStore store = new SlowSynchronousStore(shared);
+    Coordinator a = store.primedCoordinator();
     // Another writer annotates every shard lease: each free meets a conflict and is retried on the re-read record.
     for (int shard = 0; shard < SHARDS; shard++) {
       Lease lease = shared.get(LeaseKey.shard("convoy-cm", shard));
       shared.put(lease.withAnnotations(java.util.Map.of("touched", "yes")));
     }
-    slow[0] = true;
-    long start = ticker.get();
 
-    a.close();
-
-    assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
-    assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
-    assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
-    assertThat(shared.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+    store.closeWithinTheLimit(a);
   }
 }
