@@ -13,6 +13,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.Ticker;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Feeds a {@link DirectoryState} from an informer on one component's Leases. Every change runs
  * on one thread of its own, in the order the informer delivers it, and so do the expiry sweeps;
- * the informer's first {@code onList} completes the sync. An informer that fabric8 stops after
+ * the informer's first {@code onList} completes the sync. fabric8 7.x has no {@code onList}: there
+ * the sync completes once the informer has started (its first listing is in its store) and the
+ * handler has delivered every object the store then held. An informer that fabric8 stops after
  * errors is replaced after a second; the objects its successor does not list again are removed.
  */
 final class DirectoryWatch implements AutoCloseable {
@@ -47,7 +50,10 @@ final class DirectoryWatch implements AutoCloseable {
   // Touched on the thread only.
   private SharedIndexInformer<GenericKubernetesResource> informer;
   private int generation;
+  /** The names delivered by the current informer until its first listing is complete; null after. */
   private Set<String> relisted;
+  /** fabric8 7.x: the names in the started informer's store not delivered yet; null unless waiting. */
+  private Set<String> awaited;
   private ScheduledFuture<?> sweep;
   private long sweepAt;
   private final Map<String, String> warned = new HashMap<>();
@@ -105,7 +111,8 @@ final class DirectoryWatch implements AutoCloseable {
       return;
     }
     int gen = ++generation;
-    relisted = gen > 1 ? new HashSet<>() : null;
+    relisted = new HashSet<>();
+    awaited = null;
     // generic objects, so one malformed Lease cannot stop the list
     SharedIndexInformer<GenericKubernetesResource> next = client.genericKubernetesResources(LeaseObjects.LEASES)
         .inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component).runnableInformer(0);
@@ -114,6 +121,9 @@ final class DirectoryWatch implements AutoCloseable {
     next.start().whenComplete((v, e) -> {
       if (e != null) {
         synced.completeExceptionally(e);
+      } else if (!ListCallbacks.present()) {
+        List<String> names = next.getStore().list().stream().map(o -> o.getMetadata().getName()).toList();
+        run(() -> started(gen, names));
       }
     });
     next.stopped().whenComplete((v, e) -> run(() -> restart(gen, e)));
@@ -136,20 +146,39 @@ final class DirectoryWatch implements AutoCloseable {
       relisted.add(name);
     }
     scheduleSweep(state.apply(name, object == null ? null : decode(name, object)));
+    if (awaited != null && awaited.remove(name) && awaited.isEmpty()) {
+      listed(gen);
+    }
+  }
+
+  /** fabric8 7.x: the informer started holding {@code names}; listed once each has been delivered. */
+  private void started(int gen, List<String> names) {
+    if (gen != generation || relisted == null) {
+      return;
+    }
+    awaited = new HashSet<>(names);
+    awaited.removeAll(relisted);
+    if (awaited.isEmpty()) {
+      listed(gen);
+    }
   }
 
   private void listed(int gen) {
     if (gen != generation) {
       return;
     }
-    if (relisted != null) {
+    if (relisted == null) {
+      return; // a later listing of the same informer (after 410 Gone): fabric8 delivered its changes
+    }
+    if (gen > 1) {
       for (String name : state.names()) {
         if (!relisted.contains(name)) {
           scheduleSweep(state.apply(name, null)); // deleted while no watch was open
         }
       }
-      relisted = null;
     }
+    relisted = null;
+    awaited = null;
     synced.complete(null);
   }
 
@@ -221,7 +250,7 @@ final class DirectoryWatch implements AutoCloseable {
       }
     }
 
-    @Override
+    /** fabric8 8.0's callback after each listing (no {@code @Override}: 7.x does not have it). */
     public void onList(String resourceVersion, boolean remainedEmpty) {
       run(() -> listed(gen));
     }

@@ -63,13 +63,13 @@ final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHand
     delegate.onNothing();
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
   public void onBeforeList(String resourceVersion) {
-    delegate.onBeforeList(resourceVersion);
+    ListCallbacks.onBeforeList(delegate, resourceVersion);
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
   public void onList(String resourceVersion, boolean synced) {
-    delegate.onList(resourceVersion, synced);
+    ListCallbacks.onList(delegate, resourceVersion, synced);
   }
 }

@@ -108,20 +108,20 @@ final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler
     }
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
   public void onBeforeList(String resourceVersion) {
     synchronized (lock) {
       if (!stopped) {
-        delegate.onBeforeList(resourceVersion);
+        ListCallbacks.onBeforeList(delegate, resourceVersion);
       }
     }
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
   public void onList(String resourceVersion, boolean synced) {
     synchronized (lock) {
       if (!stopped) {
-        delegate.onList(resourceVersion, synced);
+        ListCallbacks.onList(delegate, resourceVersion, synced);
       }
     }
   }

@@ -77,9 +77,9 @@ final class OffLoopWatchListener extends WebSocketListener {
     delegate.onMessage(webSocket, bytes);
   }
 
-  @Override
+  /** fabric8 8.0's {@code WebSocketListener.onPing} (not in 7.x: no {@code @Override}). */
   public void onPing(WebSocket webSocket, byte[] bytes) {
-    delegate.onPing(webSocket, bytes);
+    IfPresent.call(delegate, "onPing", new Class<?>[] {WebSocket.class, byte[].class}, webSocket, bytes);
   }
 
   @Override

@@ -54,18 +54,18 @@ final class RecordingHandler<T extends HasMetadata> implements ResourceEventHand
     record(new Event<>("delete", ShardLabels.objectKey(obj), obj, null, deletedFinalStateUnknown));
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}). */
   public synchronized void onList(String resourceVersion, boolean synced) {
     if (delegate != null) {
-      delegate.onList(resourceVersion, synced);
+      ListCallbacks.onList(delegate, resourceVersion, synced);
     }
     lists++;
   }
 
-  @Override
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}). */
   public synchronized void onBeforeList(String resourceVersion) {
     if (delegate != null) {
-      delegate.onBeforeList(resourceVersion);
+      ListCallbacks.onBeforeList(delegate, resourceVersion);
     }
     beforeLists++;
   }

@@ -89,13 +89,15 @@ class ShardGateFilterTest {
     assertThat(moves.keys("update")).containsExactly("convoy/in-in", "convoy/in-out", "convoy/out-in");
   }
 
+  /** fabric8 7.x has no list callbacks: there nothing calls them and nothing is forwarded. */
   @Test
-  void listCallbacksAlwaysReachTheDelegate() {
-    filter.onBeforeList("1");
-    filter.onList("1", true);
+  void listCallbacksAlwaysReachTheDelegateWhereFabric8HasThem() {
+    ListCallbacks.onBeforeList(filter, "1");
+    ListCallbacks.onList(filter, "1", true);
 
-    assertThat(recorder.beforeLists()).isEqualTo(1);
-    assertThat(recorder.lists()).isEqualTo(1);
+    int expected = ListCallbacks.present() ? 1 : 0;
+    assertThat(recorder.beforeLists()).isEqualTo(expected);
+    assertThat(recorder.lists()).isEqualTo(expected);
   }
 
   @Test
