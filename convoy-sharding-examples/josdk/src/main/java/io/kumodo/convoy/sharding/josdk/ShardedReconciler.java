@@ -17,6 +17,7 @@ import io.kumodo.convoy.sharding.Coordinator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 
 /**
  * convoy's reconcile gate around a JOSDK {@link Reconciler}: the delegate runs only when this
@@ -50,13 +51,19 @@ public class ShardedReconciler<P extends HasMetadata> implements Reconciler<P> {
 
   @Override
   public UpdateControl<P> reconcile(P resource, Context<P> context) throws Exception {
+    return gated(shards, resource, () -> delegate.reconcile(resource, context), UpdateControl.noUpdate());
+  }
+
+  /** The one place where a gated reconcile or cleanup enters and leaves its shard. */
+  static <P extends HasMetadata, T> T gated(ShardOf<P> shards, P resource, Callable<T> work, T notOwned)
+      throws Exception {
     int shard = shards.shard(resource);
     Coordinator coordinator = shards.coordinator();
     if (!coordinator.enterShard(shard)) {
-      return UpdateControl.noUpdate();
+      return notOwned;
     }
     try {
-      return delegate.reconcile(resource, context);
+      return work.call();
     } finally {
       coordinator.exitShard(shard);
     }
@@ -89,16 +96,7 @@ public class ShardedReconciler<P extends HasMetadata> implements Reconciler<P> {
 
     @Override
     public DeleteControl cleanup(P resource, Context<P> context) throws Exception {
-      int shard = shards.shard(resource);
-      Coordinator coordinator = shards.coordinator();
-      if (!coordinator.enterShard(shard)) {
-        return DeleteControl.noFinalizerRemoval();
-      }
-      try {
-        return cleaner.cleanup(resource, context);
-      } finally {
-        coordinator.exitShard(shard);
-      }
+      return gated(shards, resource, () -> cleaner.cleanup(resource, context), DeleteControl.noFinalizerRemoval());
     }
   }
 }

@@ -73,9 +73,10 @@ public final class JosdkReplica {
   }
 
   /**
-   * Stops the operator and the lease store and leaves the coordinator as it is, its leases held:
-   * with its ticks stopped (an injected scheduler that stops running tasks), like a crashed
-   * process whose shards the others take once their leases expire.
+   * Stops the operator and the lease store and leaves the coordinator running, its leases held:
+   * once the caller also cuts its API access (closes its client), no renewal succeeds again, it
+   * stops owning its shards when their renewals are overdue, and the others take them once the
+   * leases expire, as after a crash. {@link #coordinator()}{@code .close()} ends it.
    */
   public void abandon() {
     operator.stop();

@@ -46,8 +46,8 @@ class ShardedOperatorIT {
   private final Journal journal = new Journal();
   private final Map<String, Replica> replicas = new TreeMap<>();
 
-  /** One operator replica: its client, scheduler and {@link JosdkReplica}. */
-  private record Replica(KubernetesClient client, KillableScheduler scheduler, JosdkReplica operator) {}
+  /** One operator replica: its client and {@link JosdkReplica}. */
+  private record Replica(KubernetesClient client, JosdkReplica operator) {}
 
   @BeforeEach
   void sampleObjects() {
@@ -63,7 +63,6 @@ class ShardedOperatorIT {
   void stopAll() {
     for (Replica r : replicas.values()) {
       r.operator().stop();
-      r.scheduler().close();
       r.client().close();
     }
     assertThat(journal.violations()).isEmpty();
@@ -102,7 +101,6 @@ class ShardedOperatorIT {
 
     Replica b = replicas.remove("op-b");
     b.operator().stop();
-    b.scheduler().close();
     b.client().close();
 
     awaitConvergedAndReconciled("op-a", "op-c");
@@ -114,12 +112,11 @@ class ShardedOperatorIT {
     awaitConvergedAndReconciled("op-a", "op-b", "op-c");
 
     Replica c = replicas.remove("op-c");
-    c.scheduler().kill(); // no tick again: its leases are not freed, they expire
     c.operator().abandon();
-    c.client().close();
+    c.client().close(); // no renewal succeeds again: its leases are not freed, they expire
 
     awaitConvergedAndReconciled("op-a", "op-b");
-    c.scheduler().close();
+    c.operator().coordinator().close();
   }
 
   @Test
@@ -135,11 +132,10 @@ class ShardedOperatorIT {
   private void start(String... ids) {
     for (String id : ids) {
       KubernetesClient own = server.createClient();
-      KillableScheduler scheduler = new KillableScheduler();
       JosdkReplica operator = JosdkReplica.start(own, "convoy-system", NS, Coordinator.builder()
           .component("convoy-josdk").replicaId(id).shardCount(SHARDS).leaseDuration(LEASE).renewInterval(RENEW)
-          .scheduler(scheduler), journal);
-      replicas.put(id, new Replica(own, scheduler, operator));
+          .closeTimeout(Duration.ofSeconds(1)), journal);
+      replicas.put(id, new Replica(own, operator));
     }
   }
 
