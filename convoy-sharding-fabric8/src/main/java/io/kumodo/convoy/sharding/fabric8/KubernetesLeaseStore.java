@@ -52,7 +52,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Every write is one request guarded by the resource version: {@link #update} is a PUT
  *       carrying {@code metadata.resourceVersion}, {@link #delete} sends it as a precondition. HTTP
  *       409 (stale version, or create of an existing name) and 404 on update or delete throw
- *       {@link LeaseConflictException}; any other failure throws {@link LeaseStoreException}.
+ *       {@link LeaseConflictException}; any other failure throws {@link LeaseStoreException}. A 403
+ *       (RBAC forbids the verb) is logged once at ERROR per verb, naming it, until that verb works
+ *       again.
  *       Fields of the object that the record does not model (other labels, owner references,
  *       {@code preferredHolder}) are kept when the store knows the version being replaced.
  *   <li>{@link #createAsync} and {@link #updateAsync} send their request on a thread of this
@@ -101,6 +103,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   // Guarded by this.
   private final Map<String, ComponentLeases> caches = new ConcurrentHashMap<>();
   private boolean closed;
+  private final ForbiddenVerbs forbidden;
 
   /** A store of the leases in {@code namespace}, with the default sync timeout. */
   public KubernetesLeaseStore(KubernetesClient client, String namespace) {
@@ -111,6 +114,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     this.client = b.client;
     this.namespace = b.namespace;
     this.syncTimeout = b.syncTimeout;
+    this.forbidden = new ForbiddenVerbs(b.namespace);
     this.writers = b.maxWritesInFlight == 1 ? null : writers(b.maxWritesInFlight, namespace);
   }
 
@@ -154,7 +158,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     try {
       io.fabric8.kubernetes.api.model.coordination.v1.Lease object = LeaseCodec.encode(lease, namespace, null);
       object.getMetadata().setResourceVersion(null);
-      return stored(lease.key(), client.resource(object).create());
+      return stored("create", lease.key(), client.resource(object).create());
     } catch (RuntimeException e) {
       throw failure("create", lease.key(), e, false);
     }
@@ -172,7 +176,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
       io.fabric8.kubernetes.api.model.coordination.v1.Lease object =
           LeaseCodec.encode(lease, namespace, base(lease.key().component(), name, lease.resourceVersion()));
       // A PUT with metadata.resourceVersion set: one request, 409 when the version is stale.
-      return stored(lease.key(), client.resource(object).update());
+      return stored("update", lease.key(), client.resource(object).update());
     } catch (RuntimeException e) {
       throw failure("update", lease.key(), e, true);
     }
@@ -226,6 +230,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     } finally {
       written.remove(name);
     }
+    forbidden.allowed("delete");
     if (deleted.isEmpty()) {
       throw new LeaseConflictException("delete " + lease.key() + ": Lease " + namespace + "/" + name + " not found");
     }
@@ -289,8 +294,9 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   }
 
   /** Remembers the object the server returned and converts it back to a record. */
-  private Lease stored(LeaseKey key, io.fabric8.kubernetes.api.model.coordination.v1.Lease object)
+  private Lease stored(String verb, LeaseKey key, io.fabric8.kubernetes.api.model.coordination.v1.Lease object)
       throws LeaseStoreException {
+    forbidden.allowed(verb);
     LeaseCodec.Decoded d = LeaseCodec.decode(key.component(), object);
     if (d.problem() != null) {
       throw new LeaseStoreException("the API server returned a Lease for " + key + " that cannot be read: "
@@ -360,6 +366,9 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
       if (k.getCode() == 409) {
         writeSucceeded(key.component()); // an answer: the server is reachable, so a dead watch is stale
         return new LeaseConflictException(what + ": conflict: " + k.getMessage(), e);
+      }
+      if (k.getCode() == 403) {
+        return forbidden.refused(operation, what, k);
       }
       if (k.getCode() == 404 && notFoundIsConflict) {
         written.remove(LeaseNames.name(key));
