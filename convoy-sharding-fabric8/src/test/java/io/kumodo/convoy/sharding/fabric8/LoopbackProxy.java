@@ -20,8 +20,11 @@ import java.util.concurrent.Executors;
  * A TCP proxy on {@code 127.0.0.1} in front of a local server, to make the server go away and
  * come back: {@link #cut()} closes every open connection (watches included) and stops listening,
  * so new connections are refused; {@link #restore()} listens again on the same port.
+ * {@link #blackHole()} is a partition instead: connections stay open and new ones are accepted,
+ * but no byte gets through either way until {@link #heal()}, which resets the stalled connections.
+ * Public for the real-server tests of the examples module (a test-jar).
  */
-final class LoopbackProxy implements AutoCloseable {
+public final class LoopbackProxy implements AutoCloseable {
   private final int target;
   private final int port;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -32,6 +35,7 @@ final class LoopbackProxy implements AutoCloseable {
   });
   // Guarded by this.
   private ServerSocket listener;
+  private volatile boolean blackHoled;
 
   private LoopbackProxy(int target) throws IOException {
     this.target = target;
@@ -41,17 +45,17 @@ final class LoopbackProxy implements AutoCloseable {
   }
 
   /** A proxy to {@code 127.0.0.1:target}, listening on a free port. */
-  static LoopbackProxy start(int target) throws IOException {
+  public static LoopbackProxy start(int target) throws IOException {
     return new LoopbackProxy(target);
   }
 
   /** The port clients connect to. */
-  int port() {
+  public int port() {
     return port;
   }
 
   /** Stops listening (new connections are refused) and closes every open connection. */
-  synchronized void cut() {
+  public synchronized void cut() {
     closeQuietly(listener);
     listener = null;
     open.forEach(LoopbackProxy::closeQuietly);
@@ -59,11 +63,23 @@ final class LoopbackProxy implements AutoCloseable {
   }
 
   /** Listens again on the same port. */
-  synchronized void restore() throws IOException {
+  public synchronized void restore() throws IOException {
     if (listener == null) {
       listener = listen(port);
       accept(listener);
     }
+  }
+
+  /** Drops every byte from now on, both ways, on open and new connections; nothing is closed. */
+  public void blackHole() {
+    blackHoled = true;
+  }
+
+  /** Ends {@link #blackHole()}: resets the connections it stalled; new ones go through again. */
+  public synchronized void heal() {
+    blackHoled = false;
+    open.forEach(LoopbackProxy::closeQuietly);
+    open.clear();
   }
 
   @Override
@@ -88,6 +104,11 @@ final class LoopbackProxy implements AutoCloseable {
         } catch (IOException e) {
           return; // cut
         }
+        if (blackHoled) {
+          open.add(client); // accepted, never answered
+          threads.execute(() -> pump(client, null));
+          continue;
+        }
         try {
           Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
           client.setTcpNoDelay(true);
@@ -110,14 +131,19 @@ final class LoopbackProxy implements AutoCloseable {
     });
   }
 
-  /** Copies {@code from} to {@code to} until either closes, then closes both. */
+  /**
+   * Copies {@code from} to {@code to} (null: nowhere) until either closes, then closes both;
+   * drops what it reads while black-holed.
+   */
   private void pump(Socket from, Socket to) {
     byte[] buffer = new byte[16 * 1024];
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+    try (InputStream in = from.getInputStream(); OutputStream out = to == null ? null : to.getOutputStream()) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        out.write(buffer, 0, n);
-        out.flush();
+        if (out != null && !blackHoled) {
+          out.write(buffer, 0, n);
+          out.flush();
+        }
       }
     } catch (IOException e) {
       // closed by the other side or by cut()

@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * Samples {@link Coordinator#owns(int)} of a set of coordinators from a thread of its own, about
  * every millisecond, and records every sample in which a shard has two owners. Reads memory only,
  * as {@code owns} does; a coordinator is read shard by shard, so a sample spans microseconds.
+ * Public for the real-server tests of the examples module (a test-jar).
  */
-final class OwnershipSampler implements AutoCloseable {
+public final class OwnershipSampler implements AutoCloseable {
   private static final int MAX_RECORDED = 20;
 
   private final Supplier<? extends Collection<Coordinator>> coordinators;
@@ -30,7 +31,7 @@ final class OwnershipSampler implements AutoCloseable {
   private volatile long samples;
 
   /** Starts sampling the coordinators {@code coordinators} returns at each sample. */
-  OwnershipSampler(Supplier<? extends Collection<Coordinator>> coordinators, int shards) {
+  public OwnershipSampler(Supplier<? extends Collection<Coordinator>> coordinators, int shards) {
     this.coordinators = coordinators;
     this.shards = shards;
     this.thread = new Thread(this::run, "ownership-sampler");
@@ -39,12 +40,12 @@ final class OwnershipSampler implements AutoCloseable {
   }
 
   /** Every sample with a shard of two owners so far (the first 20). */
-  List<String> violations() {
+  public List<String> violations() {
     return List.copyOf(violations);
   }
 
   /** How many samples were taken so far. */
-  long samples() {
+  public long samples() {
     return samples;
   }
 
