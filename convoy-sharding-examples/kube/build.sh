@@ -34,6 +34,13 @@ if [[ -x "$dest/etcd" && -x "$dest/kube-apiserver" && -x "$dest/kubectl" ]]; the
 fi
 
 mkdir -p "$cache"
+# One build at a time per cache: a second caller waits, then finds the binaries built.
+exec 9>"$cache/.lock"
+flock 9
+if [[ -x "$dest/etcd" && -x "$dest/kube-apiserver" && -x "$dest/kubectl" ]]; then
+  echo "$dest"
+  exit 0
+fi
 tmp="$(mktemp -d "$cache/.building.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 echo "building etcd $etcd_version, kube-apiserver and kubectl $kube_version into $dest (the first build takes a while)" >&2
