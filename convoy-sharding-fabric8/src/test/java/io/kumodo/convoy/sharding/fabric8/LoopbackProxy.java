@@ -151,7 +151,9 @@ public final class LoopbackProxy implements AutoCloseable {
       closeQuietly(from);
       closeQuietly(to);
       open.remove(from);
-      open.remove(to);
+      if (to != null) {
+        open.remove(to);
+      }
     }
   }
 

@@ -82,11 +82,13 @@ final class KubeProcess {
     }
   }
 
-  /** The last 40 lines of the log. */
+  /** The first 10 error and fatal lines (klog's E and F) of the log, then its last 20 lines. */
   String tail() {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+      List<String> errors = lines.stream().filter(l -> l.matches("[EF]\\d{4} .*")).limit(10).toList();
+      return String.join("\n", errors) + "\n...\n"
+          + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";
     }

@@ -92,7 +92,9 @@ public final class RealApiServer implements AutoCloseable {
         "--service-account-issuer=https://127.0.0.1:" + this.port,
         "--service-account-key-file=" + dir.resolve("sa.pub"),
         "--service-account-signing-key-file=" + dir.resolve("sa.key"),
-        "--service-cluster-ip-range=10.0.0.0/24"));
+        "--service-cluster-ip-range=10.0.0.0/24",
+        // No endpoint reconciler: it refuses a loopback advertise address.
+        "--endpoint-reconciler-type=none"));
     flags.addAll(extraFlags);
     this.apiServer = new KubeProcess("kube-apiserver", flags, dir);
     this.shutdownHook = new Thread(() -> {

@@ -35,12 +35,12 @@ class RealApiServerIT {
           .withNewSpec().withHolderIdentity("probe").endSpec().build()).create();
       assertThat(sa.leases().inNamespace(RealKube.NAMESPACE).withName("launcher-probe").get().getSpec()
           .getHolderIdentity()).isEqualTo("probe");
+      assertForbidden(() -> sa.leases().inNamespace(RealKube.NAMESPACE).withName("launcher-probe")
+          .patch("{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
       assertThat(sa.leases().inNamespace(RealKube.NAMESPACE).resource(lease).delete()).hasSize(1);
 
       assertForbidden(() -> sa.leases().inNamespace("demo").list());
       assertForbidden(() -> sa.configMaps().inNamespace(RealKube.NAMESPACE).list());
-      assertForbidden(() -> sa.leases().inNamespace(RealKube.NAMESPACE).withName("x")
-          .patch("{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
     }
   }
 
