@@ -84,10 +84,15 @@ public final class RealKube implements BeforeAllCallback, ParameterResolver, Aut
    * request timeout), to kube-apiserver or to {@code port} (a proxy in front of it).
    */
   public KubernetesClient serviceAccountClient(int port) {
+    return serviceAccountClient(port, Duration.ofSeconds(5));
+  }
+
+  /** {@link #serviceAccountClient(int)} with {@code requestTimeout} instead of 5 s. */
+  public KubernetesClient serviceAccountClient(int port, Duration requestTimeout) {
     Config config = server.configFor(server.serviceAccountToken(NAMESPACE, SERVICE_ACCOUNT, Duration.ofHours(2)),
         port);
     config.setRequestRetryBackoffLimit(0);
-    config.setRequestTimeout(5_000);
+    config.setRequestTimeout((int) requestTimeout.toMillis());
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

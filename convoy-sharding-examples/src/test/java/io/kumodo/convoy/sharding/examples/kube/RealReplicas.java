@@ -41,6 +41,8 @@ final class RealReplicas implements AutoCloseable {
   final ConcurrentLinkedQueue<long[]> acquisitions = new ConcurrentLinkedQueue<>();
   private final RealKube kube;
   private final boolean proxied;
+  /** The request timeout of every replica's client; 5 s unless set. */
+  volatile Duration requestTimeout = Duration.ofSeconds(5);
   private final List<Replica> all = new CopyOnWriteArrayList<>();
   private final Map<String, Replica> byId = new ConcurrentHashMap<>();
   final OwnershipSampler sampler;
@@ -77,7 +79,7 @@ final class RealReplicas implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      this.client = kube.serviceAccountClient(proxied ? proxy.port() : kube.server().port());
+      this.client = kube.serviceAccountClient(proxied ? proxy.port() : kube.server().port(), requestTimeout);
       this.store = new KubernetesLeaseStore(client, RealKube.NAMESPACE);
       this.coordinator = Coordinator.builder()
           .component(component)

@@ -44,6 +44,8 @@ class ServerFaultsOnRealServerIT {
   private void startFour(TestInfo test) {
     String component = "f-" + test.getTestMethod().orElseThrow().getName().substring(0, 10).toLowerCase();
     replicas = new RealReplicas(kube, component, SHARDS, LEASE, RENEW);
+    // The bound after a fault assumes a request timeout of at most R (docs/failure-model.md).
+    replicas.requestTimeout = RENEW;
     for (String id : List.of("cm-a", "cm-b", "cm-c", "cm-d")) {
       replicas.start(id);
     }
