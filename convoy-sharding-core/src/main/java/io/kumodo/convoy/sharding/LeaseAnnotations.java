@@ -63,6 +63,20 @@ public final class LeaseAnnotations {
    */
   public static final String SHARDS = "sharding.convoy.kumodo.io/shards";
 
+  /**
+   * On shard leases: the ID of the replica that freed this lease, written with the empty holder
+   * when the holder frees it and removed by the next take. A free shard lease without it had its
+   * holder cleared by another writer (say {@code kubectl edit}), while that holder may still act on
+   * the shard until its next renewal: it is taken only after a lease duration unchanged, like an
+   * expired lease.
+   */
+  public static final String FREED_BY = "sharding.convoy.kumodo.io/freed-by";
+
+  /** True when {@code lease} is free and was freed by its holder ({@link #FREED_BY}). */
+  public static boolean isFreedByItsHolder(Lease lease) {
+    return lease.isFree() && lease.annotations().containsKey(FREED_BY);
+  }
+
   private LeaseAnnotations() {}
 
   /** True when {@code lease} carries {@link #DRAINED}{@code ="true"}. */

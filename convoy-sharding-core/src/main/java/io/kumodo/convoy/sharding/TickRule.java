@@ -242,7 +242,7 @@ final class TickRule {
       List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(shards.size());
       for (int shard : shards) {
         Lease mine = releasing.get(shard);
-        Lease request = mine.withHolder("", mine.acquireTime(), wall, mine.transitions());
+        Lease request = freed(mine, wall);
         started.add(writes.start(() -> s.store().updateAsync(request), cutoff));
       }
       answers = writes.answers(started, cutoff, s.closeTimeout());
@@ -411,9 +411,10 @@ final class TickRule {
       return start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
           s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(highestToken[shard]), null), true);
     }
-    if (listed.isFree() || observed.age(listed, now) >= expiry(listed)) {
-      return start(Op.TAKE, "take", shard, listed,
-          FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration()), false);
+    // Free only counts when its holder freed it: a holder cleared by another writer may still be
+    // acting on the shard until its next renewal, so that lease waits out a lease duration.
+    if (LeaseAnnotations.isFreedByItsHolder(listed) || observed.age(listed, now) >= expiry(listed)) {
+      return start(Op.TAKE, "take", shard, listed, takenBy(listed, wall), false);
     }
     // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
     expiresAt(now + expiry(listed) - observed.age(listed, now));
@@ -445,8 +446,25 @@ final class TickRule {
 
   private Write startFree(int shard, Instant wall) {
     Lease mine = releasing.get(shard);
-    return start(Op.FREE, "free", shard, mine, mine.withHolder("", mine.acquireTime(), wall, mine.transitions()),
-        false);
+    return start(Op.FREE, "free", shard, mine, freed(mine, wall), false);
+  }
+
+  /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
+  private Lease freed(Lease mine, Instant wall) {
+    Map<String, String> annotations = new HashMap<>(mine.annotations());
+    annotations.put(LeaseAnnotations.FREED_BY, s.replicaId());
+    return mine.withHolder("", mine.acquireTime(), wall, mine.transitions()).withAnnotations(annotations);
+  }
+
+  /** {@code listed} taken by this replica: the next fencing token, without a free mark. */
+  private Lease takenBy(Lease listed, Instant wall) {
+    Lease taken = FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration());
+    if (!taken.annotations().containsKey(LeaseAnnotations.FREED_BY)) {
+      return taken;
+    }
+    Map<String, String> annotations = new HashMap<>(taken.annotations());
+    annotations.remove(LeaseAnnotations.FREED_BY);
+    return taken.withAnnotations(annotations);
   }
 
   /** What a shard-lease write is for, which decides what its answer changes. */
@@ -626,7 +644,7 @@ final class TickRule {
       }
       try {
         return CompletableFuture.completedFuture(
-            s.store().update(current.withHolder("", current.acquireTime(), wall, current.transitions())));
+            s.store().update(freed(current, wall)));
       } catch (LeaseStoreException e) {
         return CompletableFuture.failedFuture(e);
       }

@@ -59,7 +59,8 @@ final class TestCluster {
   /** Puts the free shard leases of {@code component} into {@code store}. */
   static void install(InMemoryLeaseStore store, String component, int shards) {
     for (int shard = 0; shard < shards; shard++) {
-      store.put(new Lease(LeaseKey.shard(component, shard), "", LEASE, null, null, 0, java.util.Map.of(), null));
+      store.put(new Lease(LeaseKey.shard(component, shard), "", LEASE, null, null, 0,
+          java.util.Map.of(LeaseAnnotations.FREED_BY, "earlier-replica"), null));
     }
   }
 

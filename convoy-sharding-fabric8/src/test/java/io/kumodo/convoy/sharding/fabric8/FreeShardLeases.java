@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
@@ -24,7 +25,7 @@ final class FreeShardLeases {
     for (int shard = 0; shard < shards; shard++) {
       try {
         store.create(new Lease(LeaseKey.shard(component, shard), "", Duration.ofSeconds(30), null, null, 0,
-            Map.of(), null));
+            Map.of(LeaseAnnotations.FREED_BY, "earlier-replica"), null));
       } catch (LeaseStoreException e) {
         throw new AssertionError("cannot install the free lease of shard " + shard, e);
       }

@@ -1,0 +1,75 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import java.time.Duration;
+import java.util.BitSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An outsider edits a held shard lease (e.g. {@code kubectl edit lease}): a lease whose holder
+ * was cleared by someone else is not a free one, since its holder still acts on the shard until
+ * its next renewal (or until its watch reports the change, if it has one). It is taken only after
+ * a lease duration unchanged, like an expired lease. ({@link TestCluster} checks every 100 ms that
+ * no shard has two owners.)
+ */
+class EditedLeaseTest {
+  /** Wants every shard that no live replica holds, and those it holds: a free-looking shard is wanted by all. */
+  static final Assignment GREEDY = new Assignment() {
+    @Override
+    public String name() {
+      return "greedy";
+    }
+
+    @Override
+    public BitSet wanted(View view) {
+      BitSet wanted = new BitSet(view.shardCount());
+      String self = view.liveIds().get(view.self());
+      for (int shard = 0; shard < view.shardCount(); shard++) {
+        String holder = view.holders().get(shard);
+        if (!view.drained().get(shard) && (holder == null || holder.equals(self))) {
+          wanted.set(shard);
+        }
+      }
+      return wanted;
+    }
+  };
+
+  @Test
+  void aPeerDoesNotTakeALeaseWhoseHolderAnOutsiderClearedWhileThatHolderStillOwnsTheShard() {
+    TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> b.assignment(GREEDY));
+    TestCluster.Replica a = cluster.start("cm-a", LaggingLeaseStore.withoutWatch(cluster.store));
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(5));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
+    assertThat(b.coordinator.ownedShards()).isEmpty();
+
+    LeaseKey key = LeaseKey.shard("convoy-cm", 0);
+    Lease held = cluster.store.get(key);
+    cluster.store.put(held.withHolder("", held.acquireTime(), held.renewTime(), held.transitions()));
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+    assertThat(cluster.ownersOf(1)).containsExactly("cm-a");
+  }
+
+  @Test
+  void aLeaseFreedByItsHolderIsTakenAtOnceAndTheTakeRemovesTheMark() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 1)).annotations())
+        .doesNotContainKey(LeaseAnnotations.FREED_BY);
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofMillis(500));
+    assertThat(b.coordinator.ownedShards()).containsExactly(1);
+    assertThat(a.coordinator.ownedShards()).containsExactly(0);
+    cluster.close("cm-b");
+    Map<String, String> freed = cluster.store.get(LeaseKey.shard("convoy-cm", 1)).annotations();
+    assertThat(freed).containsEntry(LeaseAnnotations.FREED_BY, "cm-b");
+  }
+}
