@@ -14,6 +14,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.kumodo.convoy.sharding.fabric8.KubeReplicas.Replica;
 import java.time.Duration;
@@ -136,11 +137,19 @@ class CoordinatorsOnKubernetesIT {
 
   @Test
   void outsideWriteOfAShardLeaseIsLostByItsOwnerAndTheReplicasReconverge() {
-    Lease shard0 = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
-    int transitions = shard0.getSpec().getLeaseTransitions();
-    ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
-    client.resource(new LeaseBuilder(shard0).editSpec().withHolderIdentity("intruder").withRenewTime(now)
-        .withLeaseTransitions(transitions + 1).endSpec().build()).update();
+    // The outsider's own compare-and-set write: the owner renews meanwhile, so a 409 means read again.
+    int[] written = new int[1];
+    await().atMost(RENEW.plus(SLACK)).ignoreExceptionsMatching(
+        e -> e instanceof KubernetesClientException k && k.getCode() == 409).until(() -> {
+      Lease shard0 = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
+      int transitions = shard0.getSpec().getLeaseTransitions();
+      ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+      client.resource(new LeaseBuilder(shard0).editSpec().withHolderIdentity("intruder").withRenewTime(now)
+          .withLeaseTransitions(transitions + 1).endSpec().build()).update();
+      written[0] = transitions;
+      return true;
+    });
+    int transitions = written[0];
 
     poll(RENEW.plus(SLACK)).until(() -> {
       replicas.sample();

@@ -42,7 +42,11 @@ class OwnershipEventsIT {
       Coordinator a = coordinator("cm-a", storeA).onChange(events).build();
       Coordinator b = coordinator("cm-b", storeB).build();
       FreeShardLeases.install(storeA, COMPONENT, 4);
-      a.prime();                                      // acquires 0-3
+      a.prime();                                      // acquires 0-3, alone (cm-b has not ticked yet)
+      await().atMost(Duration.ofSeconds(10)).until(() -> {
+        a.tickNow();                                  // a replica owns once a listing shows its member lease
+        return a.ownedShards().equals(Set.of(0, 1, 2, 3));
+      });
       await().atMost(Duration.ofSeconds(10)).until(() -> {
         b.tickNow();
         a.tickNow();                                  // releases 1 and 3 to cm-b
