@@ -34,8 +34,17 @@ public final class BenchReplica {
   /** A replica of {@code component} on the API server at {@code url}, built but not primed. */
   public BenchReplica(String url, String component, String id, int shards, Duration lease, Duration renew,
       Assignment assignment, OwnerBoard board) {
+    this(mockConfig(url), component, id, shards, lease, renew, assignment, board);
+  }
+
+  /**
+   * A replica of {@code component} whose client is built from a copy of {@code base} (a real API
+   * server's, with its certificate and credentials), built but not primed.
+   */
+  public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
+      Assignment assignment, OwnerBoard board) {
     this.id = id;
-    Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withHttp2Disable(true).build();
+    Config config = new ConfigBuilder(base).build();
     this.client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("bench-request-log", log)).build();
     this.store = new KubernetesLeaseStore(client, NAMESPACE);
@@ -43,6 +52,11 @@ public final class BenchReplica {
     this.coordinator = Coordinator.builder().component(component).replicaId(id).shardCount(shards)
         .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store).scheduler(scheduler)
         .onChange(change -> board.apply(id, change)).build();
+  }
+
+  /** The configuration of a client of the mock API server at {@code url} (HTTP/1.1, no credentials). */
+  public static Config mockConfig(String url) {
+    return new ConfigBuilder(Config.empty()).withMasterUrl(url).withHttp2Disable(true).build();
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples.bench.failover;
 
+import io.fabric8.kubernetes.client.Config;
 import io.kumodo.convoy.sharding.Assignment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import java.util.Set;
 
 /** The replicas of one component on one API server, with their {@link OwnerBoard}. */
 public final class Fleet implements AutoCloseable {
-  private final String url;
+  private final Config config;
   private final String component;
   private final int shards;
   private final Duration lease;
@@ -23,9 +24,14 @@ public final class Fleet implements AutoCloseable {
   private final List<BenchReplica> replicas = new ArrayList<>();
   private int nextId;
 
-  /** An empty fleet. */
+  /** An empty fleet on the mock API server at {@code url}. */
   public Fleet(String url, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
-    this.url = url;
+    this(BenchReplica.mockConfig(url), component, shards, lease, renew, assignment);
+  }
+
+  /** An empty fleet whose replicas' clients are built from copies of {@code config}. */
+  public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
+    this.config = config;
     this.component = component;
     this.shards = shards;
     this.lease = lease;
@@ -36,7 +42,7 @@ public final class Fleet implements AutoCloseable {
 
   /** A new replica, built but not started. */
   public BenchReplica create() {
-    BenchReplica r = new BenchReplica(url, component, String.format("replica-%03d", nextId++), shards, lease, renew,
+    BenchReplica r = new BenchReplica(config, component, String.format("replica-%03d", nextId++), shards, lease, renew,
         assignment, board);
     replicas.add(r);
     return r;

@@ -8,18 +8,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Durations of one kind of handover, in seconds, with their median and maximum. */
-final class Samples {
+public final class Samples {
   private final List<Double> seconds = new ArrayList<>();
 
-  void add(long nanos) {
+  /** No samples yet. */
+  public Samples() {}
+
+  /** Adds a duration in nanoseconds. */
+  public void add(long nanos) {
     seconds.add(nanos / 1e9);
   }
 
-  int size() {
+  /** The number of samples. */
+  public int size() {
     return seconds.size();
   }
 
-  double median() {
+  /** The median in seconds, NaN when empty. */
+  public double median() {
     if (seconds.isEmpty()) {
       return Double.NaN;
     }
@@ -29,11 +35,13 @@ final class Samples {
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  double max() {
+  /** The maximum in seconds, NaN when empty. */
+  public double max() {
     return seconds.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 
-  double lastSeconds() {
+  /** The last sample in seconds, NaN when empty. */
+  public double lastSeconds() {
     return seconds.isEmpty() ? Double.NaN : seconds.get(seconds.size() - 1);
   }
 }

@@ -1,0 +1,101 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples.bench;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.MockApiServer;
+import io.kumodo.convoy.sharding.examples.bench.compare.Comparison;
+import io.kumodo.convoy.sharding.examples.bench.failover.BenchReplica;
+import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
+import io.kumodo.convoy.sharding.examples.kube.RealApiServer;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Convoy beside what a Java operator uses for high availability today, fabric8's
+ * {@code LeaderElector} with a {@code LeaseLock}, in one process on one API server with the same
+ * lease timing: graceful hand-over, crash take-over, requests per renew interval per replica, and
+ * the throughput of a sample reconcile workload with 1, 2, 4 and 8 replicas. See
+ * {@code docs/comparison.md}.
+ *
+ * <pre>java -cp convoy-sharding-examples/target/convoy-demo.jar io.kumodo.convoy.sharding.examples.bench.ComparisonBench</pre>
+ *
+ * <p>On the examples' mock API server; with {@code --real-api-server} also on a real etcd and
+ * kube-apiserver ({@link RealApiServer}, built on first use), where their binaries can be had.
+ */
+public final class ComparisonBench {
+  private static final String REAL = "--real-api-server";
+  private static final List<String> FLAGS = List.of("runs", "replicas", "shards", "lease", "renew-deadline", "renew",
+      "assignment", "objects", "io", "workers", "workload-replicas", "intervals", "seed");
+
+  private ComparisonBench() {}
+
+  /** Runs the comparison and prints the tables. */
+  public static void main(String[] argv) throws Exception {
+    run(argv, System.out);
+    System.exit(0); // the mock server's and clients' non-daemon threads
+  }
+
+  /** Runs the comparison, prints the tables to {@code out} and returns them by API server, then table. */
+  static Map<String, List<Table>> run(String[] argv, PrintStream out) throws Exception {
+    List<String> rest = new ArrayList<>(List.of(argv));
+    boolean real = rest.remove(REAL);
+    Args args = new Args(rest.toArray(String[]::new), FLAGS);
+    Comparison.Settings s = new Comparison.Settings(args.integer("runs", 5), args.integer("replicas", 3),
+        args.integer("shards", 32), args.duration("lease", "3s"), args.duration("renew-deadline", "2s"),
+        args.duration("renew", "1s"), Assignment.named(args.string("assignment", "modulo")),
+        args.integer("objects", 10_000), args.duration("io", "5ms"), args.integer("workers", 4),
+        args.integers("workload-replicas", "1,2,4,8"), args.integer("intervals", 5), args.integer("seed", 1));
+    long start = System.nanoTime();
+    out.printf(Locale.ROOT, "leader election (fabric8 LeaderElector, LeaseLock) vs convoy: lease %s, renew deadline %s"
+        + " (leader election), retry period = renew interval %s; %d replicas, %d shards (%s), %d runs; workload %d"
+        + " objects x %s of I/O, %d workers per replica; %d cores, load average %.2f%n", s.lease(),
+        s.renewDeadline(), s.renew(), s.replicas(), s.shards(), s.assignment().name(), s.runs(), s.objects(), s.io(),
+        s.workers(), Runtime.getRuntime().availableProcessors(), load());
+    Map<String, List<Table>> tables = new LinkedHashMap<>();
+    try (MockApiServer api = MockApiServer.start(0)) {
+      out.println("\n## on the mock API server (" + api.url() + ")");
+      tables.put("mock", print(out, new Comparison(s, out).run(BenchReplica.mockConfig(api.url()),
+          BenchReplica.NAMESPACE)));
+    }
+    if (real) {
+      RealApiServer server;
+      try {
+        server = RealApiServer.start();
+      } catch (KubeBinaries.Unavailable e) {
+        out.println("\nno real API server: " + e.getMessage());
+        server = null;
+      }
+      if (server != null) {
+        try (RealApiServer api = server) {
+          out.println("\n## on a real etcd and kube-apiserver (" + api.url() + ")");
+          api.admin().resource(new NamespaceBuilder().withNewMetadata().withName(BenchReplica.NAMESPACE).endMetadata()
+              .build()).serverSideApply();
+          tables.put("real", print(out, new Comparison(s, out).run(api.adminConfig(), BenchReplica.NAMESPACE)));
+        }
+      }
+    }
+    out.printf(Locale.ROOT, "%nload average at the end %.2f; took %.0f s%n", load(), (System.nanoTime() - start) / 1e9);
+    return tables;
+  }
+
+  private static List<Table> print(PrintStream out, List<Table> tables) {
+    for (Table t : tables) {
+      out.println();
+      out.print(t.markdown());
+    }
+    return tables;
+  }
+
+  private static double load() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+}
