@@ -12,6 +12,9 @@
  *       time: convergence, lease writes, CPU, heap, and shards moved by membership changes.
  *   <li>{@link io.kumodo.convoy.sharding.examples.bench.FailoverBench}: handover times and API
  *       requests on the mock API server with the real Kubernetes lease store.
+ *   <li>{@link io.kumodo.convoy.sharding.examples.bench.ComparisonBench}: fabric8's
+ *       {@code LeaderElector} beside convoy on one API server: hand-overs, requests and the
+ *       throughput of a reconcile workload on 1 to 8 replicas (docs/comparison.md).
  * </ul>
  *
  * <p>Nothing here runs during {@code mvn verify}; each benchmark is one {@code java} command.
