@@ -78,9 +78,10 @@ final class TickRule {
    * this replica's own write, and is renewed rather than waited out.
    */
   private final Map<Integer, Long> uncertainTakes = new HashMap<>();
-  /** Per shard index: since when (ticker) this replica has seen its lease missing; NEVER if present. */
-  private final long[] absentSince;
-  private static final long NEVER = Long.MIN_VALUE;
+  /** Leases this replica created that may not be owned or freed yet (see {@link CreateWaits}). */
+  private final CreateWaits createWaits;
+  /** Whether the running tick found the shard counts agreed (see {@link #agreed}). */
+  private boolean agreedAtTick;
   /**
    * Per shard index: the highest fencing token this replica has seen of its lease (listed or
    * written), or -1; a lease it creates starts in a later epoch (see {@link FencingTokens}).
@@ -97,10 +98,9 @@ final class TickRule {
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);
     this.agreement = new ShardCountAgreement(settings);
-    this.absentSince = new long[s.shardCount()];
+    this.createWaits = new CreateWaits(s.shardCount());
     this.highestToken = new long[s.shardCount()];
     java.util.Arrays.fill(highestToken, -1);
-    java.util.Arrays.fill(absentSince, NEVER);
   }
 
   /** Runs one tick. Never throws for a store error. */
@@ -142,11 +142,12 @@ final class TickRule {
 
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = members.live(listed, now, wall, this::expiresAt);
-    noteMissingShardLeases(listed, now);
+    noteTokens(listed);
 
     // (ours) Replicas with different shard counts map objects to different shards: own nothing
     // while any other count is published, or before our own count shows in a listing.
     boolean agreed = agreed(listed, now);
+    agreedAtTick = agreed;
 
     // 3. Sort the live IDs: k is our position, N the count.
     Collections.sort(live);
@@ -176,6 +177,17 @@ final class TickRule {
       Write write = startAcquire(shard, byKey.get(LeaseKey.shard(s.component(), shard)), now, wall);
       if (write != null) {
         acquires.add(write);
+      }
+    }
+    // (ours) A missing lease that nobody wants yet is created too, so that its wait (CreateWaits)
+    // runs while the replica that will want it waits for something else (a dead member's lease to
+    // expire, a shard count to agree): it is then freed for that replica, or kept if we want it.
+    if (!members.drained()) {
+      for (int shard = 0; shard < s.shardCount(); shard++) {
+        LeaseKey key = LeaseKey.shard(s.component(), shard);
+        if (!wanted.get(shard) && byKey.get(key) == null && !held.containsKey(shard) && !releasing.containsKey(shard)) {
+          acquires.add(startCreate(shard, wall));
+        }
       }
     }
 
@@ -237,6 +249,10 @@ final class TickRule {
     // without it, peers would not want even the shards that were freed until it expired.
     long cutoff = threeQuarters(s.ticker().read(), deadline);
     List<Integer> shards = new ArrayList<>(releasing.keySet());
+    if (shards.removeIf(shard -> createWaits.waiting(shard, s.ticker().read()))) {
+      log.info("{}/{}: leaving the shard leases created less than a lease duration ago to expire, not freed",
+          s.component(), s.replicaId());
+    }
     List<CompletableFuture<Lease>> answers;
     try (CloseWrites writes = new CloseWrites(s)) {
       List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(shards.size());
@@ -405,11 +421,7 @@ final class TickRule {
     if (listed != null) {
       creates.settled(listed.key());
     } else {
-      if (!mayCreate(shard, now)) {
-        return null;
-      }
-      return start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard), s.replicaId(),
-          s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(highestToken[shard]), null), true);
+      return startCreate(shard, wall);
     }
     // Free only counts when its holder freed it: a holder cleared by another writer may still be
     // acting on the shard until its next renewal, so that lease waits out a lease duration.
@@ -419,6 +431,14 @@ final class TickRule {
     // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
     expiresAt(now + expiry(listed) - observed.age(listed, now));
     return null;
+  }
+
+  /** Starts the create of a missing shard lease, which is owned only a lease duration later. */
+  private Write startCreate(int shard, Instant wall) {
+    Write create = start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard),
+        s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(highestToken[shard]), null), true);
+    createWaits.created(shard, create.sent(), s.leaseNanos());
+    return create;
   }
 
   private Write startRenew(int shard, Lease mine, Instant wall) {
@@ -431,6 +451,16 @@ final class TickRule {
    * after a lease duration it is freed anyway, with a warning.
    */
   private Write startFreeWhenIdle(int shard, long now, Instant wall) {
+    if (createWaits.waiting(shard, now) || (createWaits.created(shard) && !agreedAtTick)) {
+      // Created by us a moment ago: freed now, a peer could own it while its deleted
+      // predecessor's holder still acts. Kept (renewed) until a lease duration after the create,
+      // and while shard counts disagree (no peer may take it then; one that agrees will want it).
+      if (createWaits.waiting(shard, now)) {
+        expiresAt(createWaits.ownableFrom(shard));
+      }
+      Lease mine = releasing.get(shard);
+      return start(Op.KEEP_RELEASED, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+    }
     int busy = ownership.inFlight(shard);
     if (busy > 0) {
       long waited = now - releaseStarted.getOrDefault(shard, now);
@@ -535,6 +565,9 @@ final class TickRule {
         errors.succeeded("renew shard lease");
       }
       case TAKE -> {
+        if (w.operation().equals("take")) {
+          createWaits.forget(shard); // an existing lease, freed or expired: owned at once
+        }
         hold(shard, written, w.sent());
         errors.succeeded("take shard lease");
         creates.settled(written.key());
@@ -543,6 +576,10 @@ final class TickRule {
         boolean takeover = listed != null && !listed.isFree() && !w.operation().equals("renew");
         if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
+        }
+        if (since != null && createWaits.waiting(shard, s.ticker().read())) {
+          createWaits.wantedSince(shard, since); // reported as acquired when owned (see publish)
+          since = null;
         }
         try {
           if (since != null) {
@@ -558,6 +595,7 @@ final class TickRule {
       case KEEP_RELEASED -> releasing.put(shard, written);
       case FREE -> {
         forgetRelease(shard);
+        createWaits.forget(shard);
         errors.succeeded("free shard lease");
       }
     }
@@ -583,6 +621,7 @@ final class TickRule {
           }
         }
         held.remove(shard);
+        createWaits.forget(shard);
         report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
         publish("lost");
         log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
@@ -760,43 +799,13 @@ final class TickRule {
     return agreement.others();
   }
 
-  /**
-   * Records since when each shard lease has been missing from the listing (see {@link #mayCreate}),
-   * and the highest fencing token seen of each.
-   */
-  private void noteMissingShardLeases(List<Lease> listed, long now) {
-    BitSet present = new BitSet(s.shardCount());
+  /** Records the highest fencing token seen of each shard lease (a lease we create starts above it). */
+  private void noteTokens(List<Lease> listed) {
     for (Lease lease : listed) {
       if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
-        present.set(lease.key().shard());
         highestToken[lease.key().shard()] = Math.max(highestToken[lease.key().shard()], FencingTokens.of(lease));
       }
     }
-    for (int shard = 0; shard < s.shardCount(); shard++) {
-      if (present.get(shard)) {
-        absentSince[shard] = NEVER;
-      } else if (absentSince[shard] == NEVER) {
-        absentSince[shard] = now;
-      }
-    }
-  }
-
-  /**
-   * A missing shard lease is created only after this replica has seen it missing for a lease
-   * duration (since its first tick, for a lease missing then): an outsider may have deleted it
-   * while its holder still acts on the shard until its next renewal or until its watch reports
-   * the delete, and nothing that can be listed tells who that holder is, nor whether it is live
-   * (the member leases may be gone too, its watch may lag, the store may have no watch, a wall
-   * clock may make it look dead). After a lease duration, its fencing deadline has passed, as
-   * for an expiry. So a fresh installation waits a lease duration for its first ownership.
-   */
-  private boolean mayCreate(int shard, long now) {
-    long since = absentSince[shard] == NEVER ? now : absentSince[shard];
-    if (now - since >= s.leaseNanos()) {
-      return true;
-    }
-    expiresAt(since + s.leaseNanos());
-    return false;
   }
 
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
@@ -848,11 +857,31 @@ final class TickRule {
   private void publish(String reason) {
     // After close() nothing is owned, even if a tick that close() gave up waiting for holds leases.
     Set<Integer> now = ownership.closed() ? new TreeSet<>() : new TreeSet<>(held.keySet());
+    long time = s.ticker().read();
+    for (java.util.Iterator<Integer> it = now.iterator(); it.hasNext(); ) {
+      int shard = it.next();
+      if (createWaits.waiting(shard, time)) {
+        it.remove(); // held, not owned yet: see CreateWaits
+        expiresAt(createWaits.ownableFrom(shard));
+      } else {
+        createWaits.owned(shard);
+      }
+    }
     if (now.equals(notified)) {
       return;
     }
     ownership.publish(now);
     ShardChange change = ShardChange.between(notified, now);
+    for (int shard : change.acquired()) {
+      long since = createWaits.takeWantedSince(shard);
+      if (since != Long.MIN_VALUE) {
+        try {
+          s.events().acquired(shard, Duration.ofNanos(Math.max(0, time - since)));
+        } catch (RuntimeException e) {
+          log.debug("CoordinatorEvents.acquired threw", e);
+        }
+      }
+    }
     notified = change.owned();
     // One structured line per ownership change.
     log.info("ownership changed component={} replica={} reason={} acquired={} released={} owned={}",

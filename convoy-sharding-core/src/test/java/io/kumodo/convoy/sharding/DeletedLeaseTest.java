@@ -13,17 +13,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An outsider deletes a held shard lease (e.g. {@code kubectl delete lease}): its holder stops
- * at once, and no peer creates a new lease before the old one could have expired. A replica
+ * at once, and nobody owns the shard again before the old lease could have expired. A replica
  * that sees a shard lease missing cannot know who held it nor when its holder heard of the
  * delete (its watch may lag, its store may have no watch, the member leases may be gone too, a
- * wall clock may make the holder look dead): it creates the lease only after a lease duration of
- * its own observation, whoever it believes to be live. ({@link TestCluster} checks every 100 ms
- * that no shard has two owners.)
+ * wall clock may make the holder look dead): it creates the lease at once but owns it only a
+ * lease duration after the create, whoever it believes to be live (see {@code CreateWaits}).
+ * ({@link TestCluster} checks every 100 ms that no shard has two owners.)
  */
 class DeletedLeaseTest {
 
   @Test
-  void aDeletedLeaseIsRecreatedOnlyAfterALeaseDurationAndItsHolderStopsAtOnce() throws Exception {
+  void aDeletedLeaseIsOwnedAgainOnlyALeaseDurationAfterItIsRecreatedAndItsHolderStopsAtOnce() throws Exception {
     TestCluster cluster = new TestCluster(4);
     cluster.start("cm-a");
     cluster.start("cm-b");
@@ -37,8 +37,8 @@ class DeletedLeaseTest {
     assertThat(owner.coordinator.owns(1)).as("the holder heard the delete").isFalse();
     // The cluster checks at every 100 ms step that no shard has two owners.
     cluster.run(TestCluster.LEASE.minusSeconds(1));
-    assertThat(cluster.ownersOf(1)).as("nobody recreates it within a lease duration").isEmpty();
-    assertThat(cluster.store.get(key)).isNull();
+    assertThat(cluster.ownersOf(1)).as("nobody owns it within a lease duration").isEmpty();
+    assertThat(cluster.store.get(key)).as("recreated at once, in a later epoch").isNotNull();
     cluster.run(TestCluster.RENEW.multipliedBy(2));
     assertThat(cluster.ownersOf(1)).hasSize(1);
     for (String id : List.of("cm-a", "cm-b")) {
@@ -47,12 +47,13 @@ class DeletedLeaseTest {
   }
 
   @Test
-  void aFreshInstallationCreatesTheMissingLeasesALeaseDurationAfterItsFirstTickNotBefore() {
+  void aFreshInstallationCreatesTheMissingLeasesAtOnceAndOwnsThemALeaseDurationLaterNotBefore() {
     TestCluster cluster = TestCluster.fresh(4);
     TestCluster.Replica a = cluster.start("cm-a");
     cluster.run(TestCluster.LEASE.minusSeconds(1));
     assertThat(a.coordinator.ownedShards()).isEmpty();
-    assertThat(cluster.store.list("convoy-cm")).hasSize(1); // its member lease only
+    assertThat(cluster.store.list("convoy-cm")).as("its member lease and the four shard leases, held")
+        .hasSize(5).allMatch(l -> l.holder().equals("cm-a"));
     cluster.run(Duration.ofSeconds(1));
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3);
   }

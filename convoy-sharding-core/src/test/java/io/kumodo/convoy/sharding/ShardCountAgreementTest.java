@@ -62,7 +62,10 @@ class ShardCountAgreementTest {
     assertThat(old.coordinator.isReady()).as("readiness is not failed by the mismatch").isTrue();
     assertThat(fresh.coordinator.isReady()).isTrue();
     assertThat(cluster.store.list("convoy-cm")).as("the old replica freed its shard leases")
-        .filteredOn(l -> l.key().role() == LeaseRole.SHARD).allMatch(Lease::isFree);
+        .filteredOn(l -> l.key().role() == LeaseRole.SHARD && l.key().shard() < 16).allMatch(Lease::isFree);
+    assertThat(cluster.store.list("convoy-cm")).as("the new replica created the missing ones, held, not owned")
+        .filteredOn(l -> l.key().role() == LeaseRole.SHARD && l.key().shard() >= 16).hasSize(16)
+        .allMatch(l -> l.holder().equals("b-new"));
 
     cluster.close("a-old");
     cluster.run(RENEW);
