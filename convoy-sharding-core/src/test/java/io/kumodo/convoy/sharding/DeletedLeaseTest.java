@@ -97,6 +97,24 @@ class DeletedLeaseTest {
   }
 
   @Test
+  void aReplicaWithoutAWatchDoesNotOwnALeaseItNeverSawCreatedAndDeletedWhileItsPausedHolderStillActsOnIt()
+      throws Exception {
+    TestCluster cluster = TestCluster.fresh(2);
+    cluster.start("cm-a", LaggingLeaseStore.withoutWatch(cluster.store)); // lists every 10 s, nothing between
+    cluster.run(Duration.ofMillis(500));
+    LaggingLeaseStore storeOfB = LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ZERO);
+    cluster.start("cm-b", storeOfB);
+    cluster.run(Duration.ofMillis(30_500));
+    assertThat(cluster.ownersOf(1)).containsExactly("cm-b");
+    cluster.pause("cm-b"); // a GC pause: it still acts on shard 1 until its fencing deadline
+    storeOfB.lag(Duration.ofMinutes(1)); // and hears of the coming delete only after that deadline
+    cluster.run(Duration.ofSeconds(4));
+    deleteEveryLease(cluster); // cm-a lists at 30 s and 40 s: it never sees a lease of shard 1
+    cluster.run(TestCluster.LEASE.multipliedBy(2)); // no shard with two owners, checked every 100 ms
+    assertThat(cluster.ownersOf(1)).containsExactly("cm-a");
+  }
+
+  @Test
   void aReplicaJoiningWithItsClockAheadDoesNotRecreateADeletedLeaseWhileItsHolderStillOwnsIt() throws Exception {
     TestCluster cluster = TestCluster.fresh(4);
     cluster.start("cm-a", LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ofSeconds(2)));

@@ -150,6 +150,14 @@ final class TestCluster {
     r.crashed = true;
   }
 
+  /**
+   * Pauses a replica for the rest of the test, as a long GC pause does: its ticks stop, but it
+   * still acts on (and is counted as an owner of) what it owns until its fencing deadline.
+   */
+  void pause(String id) {
+    replicas.get(id).scheduler.killed = true;
+  }
+
   /** Advances the time in steps, checking after each that no shard has two owners. */
   void run(Duration total, Duration step) {
     long steps = total.toNanos() / step.toNanos();
