@@ -102,8 +102,8 @@ class ShardCountAgreementTest {
       cluster.close(id + "-old");
       cluster.run(RENEW);
     }
-    // Leases of indexes 16 to 31 did not exist (the old replicas delete free ones): a replica
-    // creates a missing lease only after it has seen it missing for a lease duration.
+    // Leases of indexes 16 to 31 did not exist (the old replicas delete free ones): the new
+    // replicas create them during the mismatch and own them a lease duration after the create.
     cluster.run(LEASE.plus(RENEW.multipliedBy(2)).minus(RENEW));
     assertThat(cluster.unowned()).as("within L + 2R after the last old replica stopped").isZero();
     assertThat(cluster.violations).isEmpty();

@@ -131,8 +131,8 @@ public final class DemoCommand implements Command {
         startReplica("cm-a");
         startReplica("cm-b");
         startReplica("cm-c");
-        event("a fresh installation: no shard Lease exists yet, so the first owners create them one lease duration ("
-            + Durations.format(lease) + ") after their first tick (whoever held a missing Lease could still act on it)");
+        event("a fresh installation: no shard Lease exists yet; the replicas create them at once and own them one"
+            + " lease duration (" + Durations.format(lease) + ") later (whoever held a missing Lease could still act on it)");
         long t = System.nanoTime();
         // Generous: the first convergence includes informer start-up on a possibly busy machine.
         boolean ok = await(this::converged, lease.multipliedBy(4).plusSeconds(30));
