@@ -80,10 +80,13 @@ public final class ShardGate<T extends HasMetadata> {
   private final CopyOnWriteArrayList<AcquireListener<T>> acquireListeners = new CopyOnWriteArrayList<>();
   /** Deletes the filter dropped in shards this replica did not own; enqueued when it acquires them. */
   private final UnownedDeletes unownedDeletes;
+  /** The time of {@link #unownedDeletes}' window. */
+  private final io.kumodo.convoy.sharding.Ticker ticker;
 
   private ShardGate(Coordinator coordinator, Function<? super T, String> keyFunction,
-      Function<String, ? extends T> lookup) {
+      Function<String, ? extends T> lookup, io.kumodo.convoy.sharding.Ticker ticker) {
     this.coordinator = coordinator;
+    this.ticker = ticker;
     this.keyFunction = keyFunction;
     this.lookup = lookup;
     this.deleted = keyFunction == null ? null : new ConcurrentHashMap<>();
@@ -228,7 +231,7 @@ public final class ShardGate<T extends HasMetadata> {
 
   /** Called by the filter when it drops a delete: nobody may have owned the shard then. */
   void deleteDropped(T obj, int shard) {
-    unownedDeletes.add(ShardLabels.objectKey(obj), shard, System.nanoTime());
+    unownedDeletes.add(ShardLabels.objectKey(obj), shard, ticker.read());
   }
 
   /** Called by the filter for every add and update: the object exists again. */
@@ -255,7 +258,7 @@ public final class ShardGate<T extends HasMetadata> {
     change.acquired().forEach(acquired::set);
     // Objects deleted while this replica did not own their shard (maybe nobody did): enqueued
     // too, so the reconciler sees them missing. With a custom key the gate needs their shard.
-    Map<String, Integer> gone = unownedDeletes.take(acquired, System.nanoTime());
+    Map<String, Integer> gone = unownedDeletes.take(acquired, ticker.read());
     if (deleted != null) {
       deleted.putAll(gone);
     }
@@ -295,6 +298,7 @@ public final class ShardGate<T extends HasMetadata> {
     private final Coordinator coordinator;
     private Function<? super T, String> keyFunction;
     private Function<String, ? extends T> lookup;
+    private io.kumodo.convoy.sharding.Ticker ticker = io.kumodo.convoy.sharding.Ticker.system();
 
     private Builder(Coordinator coordinator) {
       this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
@@ -324,6 +328,16 @@ public final class ShardGate<T extends HasMetadata> {
     }
 
     /**
+     * The time source of the window in which a delete that no owner saw is remembered for the
+     * next owner (a lease duration plus two renew intervals): {@link io.kumodo.convoy.sharding.Ticker#system()}
+     * by default; a test in virtual time passes the coordinators' ticker.
+     */
+    public Builder<T> ticker(io.kumodo.convoy.sharding.Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
      * Builds the gate and registers its OnChange callback with the coordinator.
      *
      * @throws IllegalStateException when a custom shard key has no lookup
@@ -333,7 +347,7 @@ public final class ShardGate<T extends HasMetadata> {
         throw new IllegalStateException("a custom shardKey needs a lookup(queueKey -> object): the shard of a "
             + "queue key cannot be computed without the object");
       }
-      ShardGate<T> gate = new ShardGate<>(coordinator, keyFunction, keyFunction == null ? null : lookup);
+      ShardGate<T> gate = new ShardGate<>(coordinator, keyFunction, keyFunction == null ? null : lookup, ticker);
       coordinator.addOnChange(gate::onChange);
       return gate;
     }

@@ -76,6 +76,27 @@ class ShardGateUnownedDeleteTest {
   }
 
   @Test
+  void aDeleteIsRememberedForALeaseDurationAndTwoRenewIntervalsOfTheGatesTickerNotLonger() {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    ShardGate<ConfigMap> timed = ShardGate.<ConfigMap>builder(a).ticker(now::get).build();
+    ResourceEventHandler<ConfigMap> timedFilter = timed.filter(new RecordingHandler<>());
+    List<String> timedQueue = new ArrayList<>();
+    timed.enqueueOnAcquire(cache, timedQueue::add);
+    long window = a.leaseDuration().plus(a.renewInterval().multipliedBy(2)).toNanos();
+    ConfigMap recent = ConfigMaps.plain(ConfigMaps.nameOwnedBy(a, false, "recent"));
+    ConfigMap old = ConfigMaps.plain(ConfigMaps.nameOwnedBy(a, false, "old"));
+
+    replicas.stop("cm-b");
+    timedFilter.onDelete(old, false);
+    now.addAndGet(window / 2);
+    timedFilter.onDelete(recent, false);
+    now.addAndGet(window / 2 + 1); // the old delete is one nanosecond past the window
+
+    replicas.settle();
+    assertThat(timedQueue).contains(ShardLabels.objectKey(recent)).doesNotContain(ShardLabels.objectKey(old));
+  }
+
+  @Test
   void aDeletedObjectThatIsCreatedAgainIsEnqueuedOnceAsACachedObject() {
     ConfigMap back = ConfigMaps.plain(ConfigMaps.nameOwnedBy(a, false, "back"));
     replicas.stop("cm-b");
