@@ -600,7 +600,7 @@ public final class Coordinator implements AutoCloseable {
     /** The default shard count, 32. */
     public static final int DEFAULT_SHARD_COUNT = 32;
     /** The largest shard count, 65536. */
-    public static final int MAX_SHARD_COUNT = 65536;
+    public static final int MAX_SHARD_COUNT = OptionLimits.MAX_SHARD_COUNT;
     /** The default lease duration, 30 s. */
     public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
     /** The default renew interval, 10 s. */
@@ -611,10 +611,7 @@ public final class Coordinator implements AutoCloseable {
     private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     /** The word {@code member} after a {@code -}: the components whose Lease names could overlap another's. */
     private static final Pattern MEMBER_WORD = Pattern.compile("-member(-|$)");
-    private static final Pattern REPLICA_ID =
-        Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final int MAX_COMPONENT_LENGTH = 40;
-    private static final int MAX_REPLICA_ID_LENGTH = 253;
 
     private String component;
     private String replicaId;
@@ -765,23 +762,17 @@ public final class Coordinator implements AutoCloseable {
           || component.length() > MAX_COMPONENT_LENGTH) {
         throw new IllegalArgumentException("component must be a DNS label of 1 to " + MAX_COMPONENT_LENGTH
             + " characters (lowercase letters, digits and '-', starting and ending with a letter or digit): "
-            + quote(component));
+            + OptionLimits.quote(component));
       }
       if (MEMBER_WORD.matcher(component).find()) {
         // <c>-member-<id> of component c would equal a lease name of component c-member or c-member-...
         throw new IllegalArgumentException("component must not contain the word \"member\" after a '-' (as in "
             + "x-member or x-member-y): its Lease names could equal the member Lease names of the component before "
             + "that word (x-member-shard-1 is shard 1 of x-member and the member Lease of replica shard-1 of x): "
-            + quote(component));
+            + OptionLimits.quote(component));
       }
-      if (replicaId == null || !REPLICA_ID.matcher(replicaId).matches()
-          || replicaId.length() > MAX_REPLICA_ID_LENGTH) {
-        throw new IllegalArgumentException("replicaId must be a DNS subdomain name of 1 to " + MAX_REPLICA_ID_LENGTH
-            + " characters (lowercase letters, digits, '-' and '.'), like a pod name: " + quote(replicaId));
-      }
-      if (shardCount < 1 || shardCount > MAX_SHARD_COUNT) {
-        throw new IllegalArgumentException("shardCount must be between 1 and " + MAX_SHARD_COUNT + ": " + shardCount);
-      }
+      OptionLimits.replicaId("replicaId", replicaId);
+      OptionLimits.shardCount("shardCount", shardCount);
       DurationLimits.leaseDuration("leaseDuration", leaseDuration);
       DurationLimits.renewInterval("renewInterval", renewInterval, "leaseDuration", leaseDuration);
       if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
@@ -812,10 +803,6 @@ public final class Coordinator implements AutoCloseable {
       Settings settings = new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin,
           closeTimeout, keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock);
       return new Coordinator(settings, listeners, scheduler);
-    }
-
-    private static String quote(String s) {
-      return s == null ? "null" : "\"" + s + "\"";
     }
   }
 }

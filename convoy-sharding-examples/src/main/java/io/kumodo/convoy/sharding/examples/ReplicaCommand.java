@@ -93,7 +93,7 @@ public final class ReplicaCommand implements Command {
       OwnershipEvents events = flags.bool("record-events") ? OwnershipEvents.recorder(client, options, component)
           : null;
       try {
-        Coordinator.Builder builder = options.coordinatorBuilder(component, (io.kumodo.convoy.sharding.LeaseStore) null)
+        Coordinator.Builder builder = options.coordinatorBuilder(component)
             .onChange(c -> out.printf("replica %s: owns %s (acquired %s, released %s)%n", options.replicaId(),
                 c.owned(), c.acquired(), c.released()));
         if (events != null) {

@@ -10,13 +10,12 @@ import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.DurationLimits;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.LeaseStore;
-import java.net.InetAddress;
+import io.kumodo.convoy.sharding.OptionLimits;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -64,10 +63,6 @@ public final class CoordinatorOptions {
   /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
   public static final String DEFAULT_LEASE_NAMESPACE = "convoy-system";
 
-  private static final List<String> FLAGS = List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
-      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS, MAX_WRITES_IN_FLIGHT);
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final int shards;
@@ -79,16 +74,15 @@ public final class CoordinatorOptions {
   private final String advertiseAddress;
   private final int maxWritesInFlight;
 
-  private CoordinatorOptions(int shards, String replicaId, String leaseNamespace, Duration leaseDuration,
-      Duration leaseRenewInterval, Assignment assignment, String advertiseAddress, int maxWritesInFlight) {
-    this.shards = shards;
-    this.replicaId = replicaId;
-    this.leaseNamespace = leaseNamespace;
-    this.leaseDuration = leaseDuration;
-    this.leaseRenewInterval = leaseRenewInterval;
-    this.assignment = assignment;
-    this.advertiseAddress = advertiseAddress;
-    this.maxWritesInFlight = maxWritesInFlight;
+  private CoordinatorOptions(Builder b) {
+    this.shards = b.shards;
+    this.replicaId = b.replicaId;
+    this.leaseNamespace = b.leaseNamespace;
+    this.leaseDuration = b.leaseDuration;
+    this.leaseRenewInterval = b.leaseRenewInterval;
+    this.assignment = b.assignment;
+    this.advertiseAddress = b.advertiseAddress;
+    this.maxWritesInFlight = b.maxWritesInFlight;
   }
 
   /** The options and the arguments {@link #parseKnown} did not recognise, in their order. */
@@ -101,12 +95,12 @@ public final class CoordinatorOptions {
    * @throws OptionsException naming the first bad flag
    */
   public static CoordinatorOptions parse(List<String> args, Map<String, String> env) {
-    return parse(args, env, CoordinatorOptions::localHostName);
+    return parse(args, env, OptionsParser::localHostName);
   }
 
   /** {@link #parse(List, Map)} with the host name from {@code hostname} (may return null). */
   public static CoordinatorOptions parse(List<String> args, Map<String, String> env, Supplier<String> hostname) {
-    return parse(args, env, hostname, true).options();
+    return OptionsParser.parse(args, env, hostname, true).options();
   }
 
   /**
@@ -117,12 +111,20 @@ public final class CoordinatorOptions {
    * @throws OptionsException naming the first bad flag
    */
   public static Parsed parseKnown(List<String> args, Map<String, String> env) {
-    return parseKnown(args, env, CoordinatorOptions::localHostName);
+    return parseKnown(args, env, OptionsParser::localHostName);
   }
 
   /** {@link #parseKnown(List, Map)} with the host name from {@code hostname} (may return null). */
   public static Parsed parseKnown(List<String> args, Map<String, String> env, Supplier<String> hostname) {
-    return parse(args, env, hostname, false);
+    return OptionsParser.parse(args, env, hostname, false);
+  }
+
+  /**
+   * A builder of options without flags or environment: the defaults of the eight flags, the
+   * replica ID required; {@link Builder#build()} checks the values as {@link #parse} does.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** The help text of the eight flags, one per line, with their defaults. */
@@ -199,10 +201,10 @@ public final class CoordinatorOptions {
 
   /**
    * A coordinator builder for {@code component} (e.g. {@code convoy-cm} or {@code convoy-obs})
-   * with these options (shard count, replica ID, timings, assignment, address) and {@code store};
-   * add OnChange callbacks and build.
+   * with these options (shard count, replica ID, timings, assignment, address) and no lease store
+   * yet: set one with {@link Coordinator.Builder#leaseStore}, add OnChange callbacks and build.
    */
-  public Coordinator.Builder coordinatorBuilder(String component, LeaseStore store) {
+  public Coordinator.Builder coordinatorBuilder(String component) {
     return Coordinator.builder()
         .component(component)
         .replicaId(replicaId)
@@ -210,8 +212,16 @@ public final class CoordinatorOptions {
         .leaseDuration(leaseDuration)
         .renewInterval(leaseRenewInterval)
         .assignment(assignment)
-        .address(advertiseAddress)
-        .leaseStore(store);
+        .address(advertiseAddress);
+  }
+
+  /**
+   * A coordinator builder for {@code component} (e.g. {@code convoy-cm} or {@code convoy-obs})
+   * with these options (shard count, replica ID, timings, assignment, address) and {@code store};
+   * add OnChange callbacks and build.
+   */
+  public Coordinator.Builder coordinatorBuilder(String component, LeaseStore store) {
+    return coordinatorBuilder(component).leaseStore(store);
   }
 
   /**
@@ -238,188 +248,121 @@ public final class CoordinatorOptions {
             : " " + MAX_WRITES_IN_FLIGHT + "=" + maxWritesInFlight);
   }
 
-  // ---------------------------------------------------------------------------------------------
-
-  private static Parsed parse(List<String> args, Map<String, String> env, Supplier<String> hostname,
-      boolean strict) {
-    Map<String, String> values = new HashMap<>();
-    List<String> rest = new ArrayList<>();
-    for (int i = 0; i < args.size(); i++) {
-      String arg = args.get(i);
-      if (arg.equals("--")) {
-        if (strict && i + 1 < args.size()) {
-          throw unexpected(args.get(i + 1));
-        }
-        rest.addAll(args.subList(i, args.size()));
-        break;
-      }
-      int eq = arg.indexOf('=');
-      String name = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg;
-      if (!FLAGS.contains(name)) {
-        if (strict) {
-          throw arg.startsWith("-") ? new OptionsException(name, "unknown flag " + quote(name) + "; the flags are "
-              + String.join(", ", FLAGS)) : unexpected(arg);
-        }
-        rest.add(arg);
-        continue;
-      }
-      String value;
-      if (name.length() < arg.length()) {
-        value = arg.substring(eq + 1);
-      } else if (i + 1 < args.size()) {
-        value = args.get(++i);
-      } else {
-        throw new OptionsException(name, name + " needs a value");
-      }
-      values.put(name, value);
-    }
-    return new Parsed(build(values, env, hostname), List.copyOf(rest));
-  }
-
-  private static CoordinatorOptions build(Map<String, String> values, Map<String, String> env,
-      Supplier<String> hostname) {
-    int shards = Coordinator.Builder.DEFAULT_SHARD_COUNT;
-    if (values.containsKey(SHARDS)) {
-      shards = shards(values.get(SHARDS));
-    }
-    String replicaId = values.get(REPLICA_ID);
-    String source = "";
-    if (replicaId == null) {
-      replicaId = lower(nonBlank(env.get("POD_NAME")));
-      source = " (from $POD_NAME)";
-      if (replicaId == null) {
-        replicaId = lower(nonBlank(hostname.get()));
-        source = " (from the hostname)";
-      }
-      if (replicaId == null) {
-        throw new OptionsException(REPLICA_ID, REPLICA_ID + " is not set, and neither $POD_NAME nor the hostname"
-            + " is available");
-      }
-    }
-    if (replicaId.length() > 253 || !DNS_SUBDOMAIN.matcher(replicaId).matches()) {
-      throw new OptionsException(REPLICA_ID, REPLICA_ID + " must be a DNS subdomain name of at most 253 "
-          + "characters (lowercase letters, digits, '-' and '.'): " + quote(replicaId) + source);
-    }
-    String namespace = values.get(LEASE_NAMESPACE);
-    source = "";
-    if (namespace == null) {
-      namespace = nonBlank(env.get("POD_NAMESPACE"));
-      source = namespace == null ? "" : " (from $POD_NAMESPACE)";
-      namespace = namespace == null ? DEFAULT_LEASE_NAMESPACE : namespace;
-    }
-    if (namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
-      throw new OptionsException(LEASE_NAMESPACE, LEASE_NAMESPACE + " must be a namespace name, a DNS label of "
-          + "at most 63 characters (lowercase letters, digits and '-'): " + quote(namespace) + source);
-    }
-    Duration lease = duration(LEASE_DURATION, values, Coordinator.Builder.DEFAULT_LEASE_DURATION);
-    Duration renew = duration(LEASE_RENEW_INTERVAL, values, Coordinator.Builder.DEFAULT_RENEW_INTERVAL);
-    try {
-      DurationLimits.leaseDuration(LEASE_DURATION, lease);
-    } catch (IllegalArgumentException e) {
-      throw new OptionsException(LEASE_DURATION, e.getMessage());
-    }
-    try {
-      DurationLimits.renewInterval(LEASE_RENEW_INTERVAL, renew, LEASE_DURATION, lease);
-    } catch (IllegalArgumentException e) {
-      throw new OptionsException(LEASE_RENEW_INTERVAL, e.getMessage());
-    }
-    Assignment assignment = Assignment.modulo();
-    if (values.containsKey(ASSIGNMENT)) {
-      assignment = assignment(values.get(ASSIGNMENT));
-    }
-    String address = values.containsKey(ADVERTISE_ADDRESS) ? AdvertiseAddress.check(values.get(ADVERTISE_ADDRESS))
-        : null;
-    int writes = KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT;
-    if (values.containsKey(MAX_WRITES_IN_FLIGHT)) {
-      writes = maxWritesInFlight(values.get(MAX_WRITES_IN_FLIGHT));
-    }
-    return new CoordinatorOptions(shards, replicaId, namespace, lease, renew, assignment, address, writes);
-  }
-
-  private static int maxWritesInFlight(String value) {
-    int max = KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT;
-    try {
-      int n = Integer.parseInt(value);
-      if (n >= 1 && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new OptionsException(MAX_WRITES_IN_FLIGHT, MAX_WRITES_IN_FLIGHT + " must be an integer from 1 to " + max
-        + ": " + quote(value));
-  }
-
-  private static Assignment assignment(String value) {
-    Assignment a = ASSIGNMENTS.contains(value) ? Assignment.named(value) : null;
-    if (a == null) {
-      throw new OptionsException(ASSIGNMENT, ASSIGNMENT + " must be one of " + String.join(", ", ASSIGNMENTS)
-          + " (the same on all replicas of a component): " + quote(value));
-    }
-    return a;
-  }
-
-  private static int shards(String value) {
-    int max = Coordinator.Builder.MAX_SHARD_COUNT;
-    try {
-      int n = Integer.parseInt(value);
-      if (n >= 1 && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new OptionsException(SHARDS, SHARDS + " must be an integer from 1 to " + max + ": " + quote(value));
-  }
-
-  private static Duration duration(String flag, Map<String, String> values, Duration fallback) {
-    String value = values.get(flag);
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      Duration d = Durations.parse(value);
-      if (!d.isZero() && !d.isNegative()) {
-        return d;
-      }
-    } catch (IllegalArgumentException e) {
-      // reported below
-    }
-    throw new OptionsException(flag, flag + " must be a duration greater than 0, such as 30s, 1m30s or 500ms: "
-        + quote(value));
-  }
-
-  private static OptionsException unexpected(String arg) {
-    return new OptionsException(null, "unexpected argument " + quote(arg) + "; the flags are "
-        + String.join(", ", FLAGS));
-  }
-
-  private static String nonBlank(String s) {
-    return s == null || s.isBlank() ? null : s.trim();
-  }
-
-  private static String lower(String s) {
-    return s == null ? null : s.toLowerCase(Locale.ROOT);
-  }
-
-  private static String localHostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException | SecurityException e) {
-      return null;
-    }
-  }
-
   /** {@code s} in double quotes, control characters escaped, so a message stays one line. */
   static String quote(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      if (c < 0x20 || c == 0x7f) {
-        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        b.append(c);
+    return OptionLimits.quote(s);
+  }
+
+  /**
+   * Options built in code. Unset values are the flags' defaults (and {@link #DEFAULT_LEASE_NAMESPACE},
+   * not {@code $POD_NAMESPACE}); the replica ID is required. {@link #build()} throws
+   * {@link OptionsException} naming the flag of the first bad value, with the message
+   * {@link CoordinatorOptions#parse} gives for it.
+   */
+  public static final class Builder {
+    private int shards = Coordinator.Builder.DEFAULT_SHARD_COUNT;
+    private String replicaId;
+    private String replicaIdSource = "";
+    private String leaseNamespace = DEFAULT_LEASE_NAMESPACE;
+    private String leaseNamespaceSource = "";
+    private Duration leaseDuration = Coordinator.Builder.DEFAULT_LEASE_DURATION;
+    private Duration leaseRenewInterval = Coordinator.Builder.DEFAULT_RENEW_INTERVAL;
+    private Assignment assignment = Assignment.modulo();
+    private String advertiseAddress;
+    private int maxWritesInFlight = KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT;
+
+    private Builder() {}
+
+    /** {@value #SHARDS}: S, 1 to 65536; default 32. */
+    public Builder shards(int shards) {
+      this.shards = shards;
+      return this;
+    }
+
+    /** {@value #REPLICA_ID}: required, a DNS subdomain name such as a pod name. */
+    public Builder replicaId(String replicaId) {
+      this.replicaId = replicaId;
+      return this;
+    }
+
+    /** {@value #LEASE_NAMESPACE}; default {@value #DEFAULT_LEASE_NAMESPACE}. */
+    public Builder leaseNamespace(String leaseNamespace) {
+      this.leaseNamespace = leaseNamespace;
+      return this;
+    }
+
+    /** {@value #LEASE_DURATION}; default 30 s, at most 24 h. */
+    public Builder leaseDuration(Duration leaseDuration) {
+      this.leaseDuration = leaseDuration;
+      return this;
+    }
+
+    /** {@value #LEASE_RENEW_INTERVAL}; default 10 s, at least 100 ms and shorter than the lease duration. */
+    public Builder leaseRenewInterval(Duration leaseRenewInterval) {
+      this.leaseRenewInterval = leaseRenewInterval;
+      return this;
+    }
+
+    /** {@value #ASSIGNMENT}; default {@link Assignment#modulo()}. */
+    public Builder assignment(Assignment assignment) {
+      this.assignment = Objects.requireNonNull(assignment, "assignment");
+      return this;
+    }
+
+    /** {@value #ADVERTISE_ADDRESS}: {@code host:port}, or null for none (the default). */
+    public Builder advertiseAddress(String advertiseAddress) {
+      this.advertiseAddress = advertiseAddress;
+      return this;
+    }
+
+    /** {@value #MAX_WRITES_IN_FLIGHT}: 1 to 64; default 8. */
+    public Builder maxWritesInFlight(int maxWritesInFlight) {
+      this.maxWritesInFlight = maxWritesInFlight;
+      return this;
+    }
+
+    /** Where the parser found the replica ID, for its message (e.g. " (from $POD_NAME)"). */
+    Builder replicaIdSource(String source) {
+      this.replicaIdSource = source;
+      return this;
+    }
+
+    /** Where the parser found the lease namespace, for its message. */
+    Builder leaseNamespaceSource(String source) {
+      this.leaseNamespaceSource = source;
+      return this;
+    }
+
+    /**
+     * Checks the values and returns the options.
+     *
+     * @throws OptionsException naming the flag of the first bad value, the value and what is allowed
+     */
+    public CoordinatorOptions build() {
+      check(SHARDS, () -> OptionLimits.shardCount(SHARDS, shards));
+      check(REPLICA_ID, () -> OptionLimits.replicaId(REPLICA_ID, replicaId, replicaIdSource));
+      if (leaseNamespace == null || leaseNamespace.length() > 63 || !DNS_LABEL.matcher(leaseNamespace).matches()) {
+        throw new OptionsException(LEASE_NAMESPACE, LEASE_NAMESPACE + " must be a namespace name, a DNS label of "
+            + "at most 63 characters (lowercase letters, digits and '-'): " + quote(leaseNamespace)
+            + leaseNamespaceSource);
+      }
+      check(LEASE_DURATION, () -> DurationLimits.leaseDuration(LEASE_DURATION, leaseDuration));
+      check(LEASE_RENEW_INTERVAL,
+          () -> DurationLimits.renewInterval(LEASE_RENEW_INTERVAL, leaseRenewInterval, LEASE_DURATION, leaseDuration));
+      if (advertiseAddress != null) {
+        AdvertiseAddress.check(advertiseAddress);
+      }
+      check(MAX_WRITES_IN_FLIGHT, () -> OptionLimits.between(MAX_WRITES_IN_FLIGHT, maxWritesInFlight, 1,
+          KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT));
+      return new CoordinatorOptions(this);
+    }
+
+    private static void check(String flag, Runnable check) {
+      try {
+        check.run();
+      } catch (IllegalArgumentException e) {
+        throw new OptionsException(flag, e.getMessage());
       }
     }
-    return b.append('"').toString();
   }
 }

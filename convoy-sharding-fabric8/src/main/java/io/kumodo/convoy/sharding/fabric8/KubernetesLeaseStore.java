@@ -15,6 +15,7 @@ import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.OptionLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -412,11 +413,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
      * other on the calling thread.
      */
     public Builder maxWritesInFlight(int maxWritesInFlight) {
-      if (maxWritesInFlight < 1 || maxWritesInFlight > MAX_WRITES_IN_FLIGHT) {
-        throw new IllegalArgumentException("maxWritesInFlight must be between 1 and " + MAX_WRITES_IN_FLIGHT + ": "
-            + maxWritesInFlight);
-      }
-      this.maxWritesInFlight = maxWritesInFlight;
+      this.maxWritesInFlight = OptionLimits.between("maxWritesInFlight", maxWritesInFlight, 1, MAX_WRITES_IN_FLIGHT);
       return this;
     }
 

@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.fabric8;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.OptionLimits;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.Ticker;
 import java.time.Duration;
@@ -201,11 +202,7 @@ public final class ShardDirectory implements AutoCloseable {
 
     /** S, 1 to 65536; default 32; the same as the replicas' {@code --shards}. */
     public Builder shardCount(int shardCount) {
-      if (shardCount < 1 || shardCount > Coordinator.Builder.MAX_SHARD_COUNT) {
-        throw new IllegalArgumentException("shardCount must be between 1 and " + Coordinator.Builder.MAX_SHARD_COUNT
-            + ": " + shardCount);
-      }
-      this.shardCount = shardCount;
+      this.shardCount = OptionLimits.shardCount("shardCount", shardCount);
       return this;
     }
 
