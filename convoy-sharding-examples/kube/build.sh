@@ -11,8 +11,16 @@
 # into place only when all three binaries are there, so an interrupted build is never taken as
 # done. The last line printed on stdout is the directory holding the binaries.
 #
-# Exit codes: 0 built or cached; 3 no Go toolchain on the PATH; anything else a failed build.
+# With --check it builds nothing: it prints the directory and exits 0 when the binaries are
+# built, and exits 4 when they are not (the demo commands use it, so as never to start a build).
+#
+# Exit codes: 0 built or cached; 3 no Go toolchain on the PATH; 4 not built (--check only);
+# anything else a failed build.
 set -euo pipefail
+check=false
+if [[ "${1:-}" == "--check" ]]; then
+  check=true
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 
 if ! command -v go >/dev/null 2>&1; then
@@ -31,6 +39,10 @@ dest="$cache/kube-$kube_version-etcd-$etcd_version-$hash"
 if [[ -x "$dest/etcd" && -x "$dest/kube-apiserver" && -x "$dest/kubectl" ]]; then
   echo "$dest"
   exit 0
+fi
+if $check; then
+  echo "etcd $etcd_version, kube-apiserver and kubectl $kube_version are not built in $dest" >&2
+  exit 4
 fi
 
 mkdir -p "$cache"

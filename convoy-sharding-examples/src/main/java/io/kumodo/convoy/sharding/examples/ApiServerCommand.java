@@ -4,25 +4,35 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
+import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import java.io.PrintStream;
 import java.util.List;
 
 /**
- * {@code api-server [--port PORT]}: runs only the {@link MockApiServer} on
- * {@code 127.0.0.1:PORT} until stopped, so that replicas in other processes and stock
- * {@code kubectl} can share it.
+ * {@code api-server [--port PORT] [--real]}: runs only an API server on {@code 127.0.0.1:PORT}
+ * until stopped, so that replicas in other processes and stock {@code kubectl} can share it: the
+ * {@link MockApiServer} by default, or with {@code --real} a real etcd and kube-apiserver built
+ * from source ({@link KubeBinaries}; never built here: when they are not built, one line says how
+ * and the command returns 1).
  *
- * <p>It prints one line with the URL, then waits for its {@link StopSignal} (in the process:
- * SIGTERM or SIGINT), closes the server and returns 0. A shutdown hook also closes the server
- * when the JVM exits some other way. A bad command line prints one line naming the flag to
- * {@code err} and returns 2; a port that cannot be bound returns 1.
+ * <p>The mock prints one line with the URL. A real server prints, once it is ready, a line with
+ * its URL and then the line {@code kubeconfig: <path>}, a kubeconfig for an admin user that stock
+ * {@code kubectl --kubeconfig}, {@code replica --kubeconfig} and {@code status --kubeconfig} use.
+ * Then it waits for its {@link StopSignal} (in the process: SIGTERM or SIGINT), closes the server
+ * (a real one's etcd and kube-apiserver stopped, its directory with the kubeconfig deleted) and
+ * returns 0. A shutdown hook also closes the server when the JVM exits some other way. A bad
+ * command line prints one line naming the flag to {@code err} and returns 2; a port that cannot be
+ * bound returns 1.
  */
 public final class ApiServerCommand implements Command {
 
-  private static final Flags FLAGS = new Flags("api-server [--port PORT]")
-      .value("port", "PORT", "TCP port on 127.0.0.1; 0 picks a free port (default 0)");
+  private static final Flags FLAGS = new Flags("api-server [--port PORT] [--real]")
+      .value("port", "PORT", "TCP port on 127.0.0.1; 0 picks a free port (default 0)")
+      .bool("real", "a real etcd and kube-apiserver (HTTPS, RBAC) instead of the mock; prints 'kubeconfig: <path>'"
+          + " once ready (build them first: " + KubeBinaries.BUILD_COMMAND + ")");
 
   private final StopSignal stopSignal;
+  private final KubeBinaries.Locator binaries;
 
   /** The command as the process runs it: it stops on SIGTERM or SIGINT. */
   public ApiServerCommand() {
@@ -31,7 +41,13 @@ public final class ApiServerCommand implements Command {
 
   /** The command, stopping when {@code stopSignal} returns. */
   public ApiServerCommand(StopSignal stopSignal) {
+    this(stopSignal, KubeBinaries::locateBuilt);
+  }
+
+  /** The command, stopping when {@code stopSignal} returns, with {@code --real} on {@code binaries}. */
+  public ApiServerCommand(StopSignal stopSignal, KubeBinaries.Locator binaries) {
     this.stopSignal = stopSignal;
+    this.binaries = binaries;
   }
 
   @Override
@@ -41,12 +57,14 @@ public final class ApiServerCommand implements Command {
 
   @Override
   public String summary() {
-    return "run only the mock Kubernetes API server (CRUD mode), for kubectl and replicas";
+    return "run only the mock Kubernetes API server (CRUD mode), or with --real etcd and kube-apiserver, for kubectl"
+        + " and replicas";
   }
 
   @Override
   public int run(List<String> args, PrintStream out, PrintStream err) throws InterruptedException {
     int port;
+    boolean real;
     if (Flags.helpAsked(args)) {
       out.print(summary() + "\n\n" + FLAGS.usage());
       return EXIT_OK;
@@ -55,22 +73,32 @@ public final class ApiServerCommand implements Command {
       ParsedFlags flags = FLAGS.parse(args);
       flags.requireNoPositional();
       port = flags.intValue("port", 0, 0, 65535);
+      real = flags.bool("real");
     } catch (UsageException e) {
       err.println(name() + ": " + e.getMessage() + " (see: " + name() + " --help)");
       return EXIT_USAGE;
     }
-    MockApiServer server;
+    DemoApiServer server;
     try {
-      server = MockApiServer.start(port);
+      server = real ? DemoApiServer.real(binaries.locate(), port) : DemoApiServer.mock(port);
+    } catch (KubeBinaries.Unavailable e) {
+      err.println(name() + ": no real API server: " + e.getMessage());
+      return EXIT_FAILURE;
     } catch (IllegalStateException e) {
       err.println(name() + ": " + e.getMessage());
       return EXIT_FAILURE;
     }
-    Thread hook = new Thread(server::close, "mock-api-server-shutdown");
+    Thread hook = new Thread(server::close, "api-server-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      out.println("mock API server listening on " + server.url()
-          + " (CRUD mode); try: kubectl --server " + server.url() + " get leases -A");
+      if (real) {
+        out.println("real API server (etcd and kube-apiserver) listening on " + server.url() + "; try: "
+            + server.kubectl() + " get leases -A");
+        out.println("kubeconfig: " + server.kubeconfig().orElseThrow());
+      } else {
+        out.println("mock API server listening on " + server.url()
+            + " (CRUD mode); try: kubectl --server " + server.url() + " get leases -A");
+      }
       out.flush();
       stopSignal.await();
     } finally {

@@ -9,6 +9,7 @@ import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.DurationLimits;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.ShardKey;
+import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,10 @@ import java.util.function.BooleanSupplier;
  * of the sample controller in one process, and a narrated scenario: converge, a graceful stop, a
  * crash (no lease release), a new replica joining. It measures each handover, checks at every
  * frame that no shard has two owners, and exits 0 when every shard is owned at the end.
+ *
+ * <p>With {@code --real-api-server} the same runs on a real etcd and kube-apiserver built from
+ * source ({@link KubeBinaries}; never built here: when they are not built, one line says how and
+ * the command returns 1), stopped and deleted at the end or when the JVM exits.
  */
 public final class DemoCommand implements Command {
   static final String COMPONENT = "convoy-cm";
@@ -33,7 +38,20 @@ public final class DemoCommand implements Command {
       .value("lease-duration", "D", "lease duration (default 4s)")
       .value("lease-renew-interval", "D", "renew interval (default 1s)")
       .value("clusters", "N", "sample Clusters, each with 3 Releases (default 10)")
-      .bool("no-color", "plain output: no colors, no redrawn table (also when not on a terminal)");
+      .bool("no-color", "plain output: no colors, no redrawn table (also when not on a terminal)")
+      .bool("real-api-server", "run on a real etcd and kube-apiserver instead of the embedded mock (build them "
+          + "first: " + KubeBinaries.BUILD_COMMAND + ")");
+  private final KubeBinaries.Locator binaries;
+
+  /** The command as the process runs it. */
+  public DemoCommand() {
+    this(KubeBinaries::locateBuilt);
+  }
+
+  /** The command with {@code --real-api-server} on {@code binaries}. */
+  public DemoCommand(KubeBinaries.Locator binaries) {
+    this.binaries = binaries;
+  }
 
   @Override
   public String name() {
@@ -42,7 +60,8 @@ public final class DemoCommand implements Command {
 
   @Override
   public String summary() {
-    return "run three replicas against an embedded mock API server through a failover scenario (default)";
+    return "run three replicas against an embedded mock API server (--real-api-server: a real one) through a "
+        + "failover scenario (default)";
   }
 
   @Override
@@ -74,7 +93,16 @@ public final class DemoCommand implements Command {
       return EXIT_USAGE;
     }
     boolean live = !parsed.bool("no-color") && System.console() != null;
-    return new Scenario(out, live, shards, lease, renew, clusters).play();
+    DemoApiServer api;
+    try {
+      api = parsed.bool("real-api-server") ? DemoApiServer.real(binaries.locate(), 0) : DemoApiServer.mock(0);
+    } catch (KubeBinaries.Unavailable e) {
+      err.println("demo: no real API server: " + e.getMessage());
+      return EXIT_FAILURE;
+    }
+    try (api) {
+      return new Scenario(out, live, shards, lease, renew, clusters, api).play();
+    }
   }
 
   private static Duration duration(ParsedFlags parsed, String flag, String dflt) throws UsageException {
@@ -105,10 +133,12 @@ public final class DemoCommand implements Command {
     private long lastChange = System.nanoTime();
     private String lastOwners = "";
     private int overlaps;
-    private MockApiServer server;
+    private final DemoApiServer server;
     private KubernetesClient client;
 
-    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, int clusters) {
+    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, int clusters,
+        DemoApiServer server) {
+      this.server = server;
       this.out = out;
       this.live = live;
       this.shards = shards;
@@ -118,62 +148,59 @@ public final class DemoCommand implements Command {
     }
 
     int play() throws Exception {
-      try (MockApiServer api = MockApiServer.start(0)) {
-        server = api;
-        client = api.createClient();
-        out.printf("convoy-sharding demo: %d shards, lease duration %s, renew interval %s (demo timings)%n", shards,
-            Durations.format(lease), Durations.format(renew));
-        out.printf("mock API server on %s; in another terminal: kubectl --server %s get leases -n %s%n", api.url(),
-            api.url(), LEASE_NAMESPACE);
-        createObjects();
-        event("created " + clusters + " Clusters and " + 3 * clusters + " Releases in namespace " + OBJECT_NAMESPACE);
+      client = server.createClient();
+      out.printf("convoy-sharding demo: %d shards, lease duration %s, renew interval %s (demo timings)%n", shards,
+          Durations.format(lease), Durations.format(renew));
+      out.printf("%s on %s; in another terminal: %s get leases -n %s%n", server.kind(), server.url(),
+          server.kubectl(), LEASE_NAMESPACE);
+      createObjects();
+      event("created " + clusters + " Clusters and " + 3 * clusters + " Releases in namespace " + OBJECT_NAMESPACE);
 
-        startReplica("cm-a");
-        startReplica("cm-b");
-        startReplica("cm-c");
-        event("a fresh installation: no shard Lease exists yet; the replicas create them at once and own them one"
-            + " lease duration (" + Durations.format(lease) + ") later (whoever held a missing Lease could still act on it)");
-        long t = System.nanoTime();
-        // Generous: the first convergence includes informer start-up on a possibly busy machine.
-        boolean ok = await(this::converged, lease.multipliedBy(4).plusSeconds(30));
-        result("converge", "3 replicas own " + shards + " shards by the i mod N rule, every object reconciled by its owner",
-            t, ok);
+      startReplica("cm-a");
+      startReplica("cm-b");
+      startReplica("cm-c");
+      event("a fresh installation: no shard Lease exists yet; the replicas create them at once and own them one"
+          + " lease duration (" + Durations.format(lease) + ") later (whoever held a missing Lease could still act on it)");
+      long t = System.nanoTime();
+      // Generous: the first convergence includes informer start-up on a possibly busy machine.
+      boolean ok = await(this::converged, lease.multipliedBy(4).plusSeconds(30));
+      result("converge", "3 replicas own " + shards + " shards by the i mod N rule, every object reconciled by its owner",
+          t, ok);
 
-        t = System.nanoTime();
-        replicas.get("cm-c").stop();
-        event("cm-c stopped gracefully (shard leases freed, member lease released)");
-        ok = await(this::converged, lease.multipliedBy(4).plusSeconds(10));
-        result("graceful stop", "cm-c's shards reowned (spec bound: one renew interval " + Durations.format(renew)
-            + " per move)", t, ok);
+      t = System.nanoTime();
+      replicas.get("cm-c").stop();
+      event("cm-c stopped gracefully (shard leases freed, member lease released)");
+      ok = await(this::converged, lease.multipliedBy(4).plusSeconds(10));
+      result("graceful stop", "cm-c's shards reowned (spec bound: one renew interval " + Durations.format(renew)
+          + " per move)", t, ok);
 
-        t = System.nanoTime();
-        replicas.get("cm-b").crash();
-        event("cm-b crashed (no lease release): its shards wait for the lease duration " + Durations.format(lease));
-        ok = await(this::converged, lease.multipliedBy(4).plusSeconds(10));
-        result("crash", "cm-b's shards reowned (bound: lease duration + 2 renew intervals = "
-            + Durations.format(lease.plus(renew.multipliedBy(2))) + ")", t, ok);
+      t = System.nanoTime();
+      replicas.get("cm-b").crash();
+      event("cm-b crashed (no lease release): its shards wait for the lease duration " + Durations.format(lease));
+      ok = await(this::converged, lease.multipliedBy(4).plusSeconds(10));
+      result("crash", "cm-b's shards reowned (bound: lease duration + 2 renew intervals = "
+          + Durations.format(lease.plus(renew.multipliedBy(2))) + ")", t, ok);
 
-        t = System.nanoTime();
-        startReplica("cm-d");
-        event("cm-d joined");
-        ok = await(() -> converged() && !replicas.get("cm-d").coordinator().ownedShards().isEmpty(),
-            lease.multipliedBy(4).plusSeconds(10));
-        result("join", "cm-d owns its share", t, ok);
+      t = System.nanoTime();
+      startReplica("cm-d");
+      event("cm-d joined");
+      ok = await(() -> converged() && !replicas.get("cm-d").coordinator().ownedShards().isEmpty(),
+          lease.multipliedBy(4).plusSeconds(10));
+      result("join", "cm-d owns its share", t, ok);
 
-        boolean allOwned = converged();
-        draw(true);
-        out.println();
-        out.println("summary:");
-        results.forEach(r -> out.println("  " + r));
-        out.printf("  no shard had two owners in %d checks: %s%n", frames, overlaps == 0 ? "yes" : "NO (" + overlaps + ")");
-        out.println("  every shard owned at the end: " + (allOwned ? "yes" : "NO"));
-        for (ShardedReplica r : replicas.values()) {
-          r.stop();
-        }
-        client.close();
-        return allOwned && overlaps == 0 && results.stream().noneMatch(r -> r.contains("TIMED OUT")) ? EXIT_OK
-            : EXIT_FAILURE;
+      boolean allOwned = converged();
+      draw(true);
+      out.println();
+      out.println("summary:");
+      results.forEach(r -> out.println("  " + r));
+      out.printf("  no shard had two owners in %d checks: %s%n", frames, overlaps == 0 ? "yes" : "NO (" + overlaps + ")");
+      out.println("  every shard owned at the end: " + (allOwned ? "yes" : "NO"));
+      for (ShardedReplica r : replicas.values()) {
+        r.stop();
       }
+      client.close();
+      return allOwned && overlaps == 0 && results.stream().noneMatch(r -> r.contains("TIMED OUT")) ? EXIT_OK
+          : EXIT_FAILURE;
     }
 
     private int frames;
@@ -217,7 +244,8 @@ public final class DemoCommand implements Command {
           return "shard " + s + " owned by " + ownersOf(s) + ", the rule says " + running.get(s % running.size());
         }
       }
-      for (var cm : client.configMaps().inNamespace(OBJECT_NAMESPACE).list().getItems()) {
+      for (var cm : client.configMaps().inNamespace(OBJECT_NAMESPACE).withLabel(SampleObjects.KIND_LABEL).list()
+          .getItems()) {
         int shard = ShardKey.shardOf(SampleObjects.shardKey(cm), shards);
         Map<String, String> a = cm.getMetadata().getAnnotations();
         String by = a == null ? null : a.get(SampleObjects.RECONCILED_BY);

@@ -5,13 +5,16 @@
 package io.kumodo.convoy.sharding.examples.kube;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -33,6 +36,10 @@ public final class KubeBinaries {
   public static final String SCRIPT_PROPERTY = "convoy.kube.build-script";
   /** The exit code of the build script when no Go toolchain is on the PATH. */
   static final int NO_GO = 3;
+  /** The exit code of {@code build.sh --check} when the binaries are not built. */
+  static final int NOT_BUILT = 4;
+  /** How to build the binaries, from the root of the source tree. */
+  public static final String BUILD_COMMAND = "bash convoy-sharding-examples/kube/build.sh";
 
   private static final List<String> NAMES = List.of("etcd", "kube-apiserver", "kubectl");
   private static final List<String> SCRIPTS = List.of("kube/build.sh", "convoy-sharding-examples/kube/build.sh",
@@ -46,13 +53,9 @@ public final class KubeBinaries {
 
   /** The binaries, built first if needed; {@link Unavailable} says why there are none. */
   public static KubeBinaries locate() throws Unavailable {
-    String named = Optional.ofNullable(System.getProperty(BIN_PROPERTY)).orElse(System.getenv(BIN_ENV));
-    if (named != null && !named.isBlank()) {
-      Path dir = Path.of(named);
-      if (!complete(dir)) {
-        throw new Unavailable(dir + " (from " + BIN_PROPERTY + " / " + BIN_ENV + ") does not hold " + NAMES);
-      }
-      return new KubeBinaries(dir);
+    Optional<KubeBinaries> named = named();
+    if (named.isPresent()) {
+      return named.get();
     }
     Optional<Path> script = script();
     if (script.isPresent()) {
@@ -60,6 +63,92 @@ public final class KubeBinaries {
     }
     return cached().map(KubeBinaries::new).orElseThrow(() -> new Unavailable("no etcd/kube-apiserver binaries in "
         + cache() + " and no build script: run convoy-sharding-examples/kube/build.sh of the source tree"));
+  }
+
+  /**
+   * The binaries when they are built already; never builds (the demo commands use it). As
+   * {@link #locate()}, but the build script runs with {@code --check}, and without a Go toolchain
+   * the newest complete directory of the cache is taken. {@link Unavailable} names
+   * {@value #BUILD_COMMAND}.
+   */
+  public static KubeBinaries locateBuilt() throws Unavailable {
+    Optional<KubeBinaries> named = named();
+    if (named.isPresent()) {
+      return named.get();
+    }
+    Optional<Path> script = script();
+    if (script.isPresent()) {
+      return checked(script.get(), Map.of());
+    }
+    return cached().map(KubeBinaries::new).orElseThrow(() -> new Unavailable(howToBuild("no etcd/kube-apiserver "
+        + "binaries in " + cache() + " and no build script here")));
+  }
+
+  /** The binaries in {@code dir}, or {@link Unavailable} naming what is missing and {@value #BUILD_COMMAND}. */
+  public static KubeBinaries in(Path dir) throws Unavailable {
+    if (!complete(dir)) {
+      throw new Unavailable(howToBuild(dir + " does not hold " + String.join(", ", NAMES)));
+    }
+    return new KubeBinaries(dir);
+  }
+
+  /** {@code why}, then how to build the binaries. */
+  static String howToBuild(String why) {
+    return why + "; build them with: " + BUILD_COMMAND + " (from the source tree; needs Go 1.26+, about 15 CPU-minutes"
+        + " the first time, see docs/testing.md)";
+  }
+
+  /** {@link #locateBuilt()} with {@code script}, run with {@code env} added to the environment. */
+  static KubeBinaries checked(Path script, Map<String, String> env) throws Unavailable {
+    if (!goOnPath()) {
+      return cached().map(KubeBinaries::new).orElseThrow(() -> new Unavailable(howToBuild(
+          "no etcd/kube-apiserver binaries in " + cache() + " and no Go toolchain on the PATH")));
+    }
+    ProcessBuilder command = new ProcessBuilder("bash", script.toString(), "--check");
+    command.environment().putAll(env);
+    try {
+      Process p = command.start();
+      p.getOutputStream().close();
+      CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      int code = p.waitFor();
+      String why = new String(err.join(), StandardCharsets.UTF_8).strip();
+      if (code == 0 && complete(lastLine(out))) {
+        return new KubeBinaries(lastLine(out));
+      }
+      throw new Unavailable(howToBuild(code == NOT_BUILT && !why.isEmpty() ? why
+          : script + " --check failed with exit code " + code + ": " + out + why));
+    } catch (IOException e) {
+      throw new Unavailable(howToBuild("cannot run " + script + ": " + e.getMessage()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("interrupted while looking for the kube binaries");
+    }
+  }
+
+  private static Optional<KubeBinaries> named() throws Unavailable {
+    String named = Optional.ofNullable(System.getProperty(BIN_PROPERTY)).orElse(System.getenv(BIN_ENV));
+    if (named == null || named.isBlank()) {
+      return Optional.empty();
+    }
+    Path dir = Path.of(named);
+    if (!complete(dir)) {
+      throw new Unavailable(dir + " (from " + BIN_PROPERTY + " / " + BIN_ENV + ") does not hold " + NAMES);
+    }
+    return Optional.of(new KubeBinaries(dir));
+  }
+
+  private static byte[] readAll(InputStream in) {
+    try {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      return new byte[0];
+    }
+  }
+
+  private static Path lastLine(String out) {
+    String[] lines = out.split("\n");
+    return Path.of(lines[lines.length - 1].strip());
   }
 
   /** The etcd binary. */
@@ -104,8 +193,7 @@ public final class KubeBinaries {
       if (code == NO_GO) {
         throw noGo();
       }
-      String[] lines = out.split("\n");
-      Path dir = Path.of(lines[lines.length - 1].strip());
+      Path dir = lastLine(out);
       if (code != 0 || !complete(dir)) {
         throw new IllegalStateException(script + " failed with exit code " + code + ": " + out);
       }
@@ -147,6 +235,13 @@ public final class KubeBinaries {
 
   private static boolean complete(Path dir) {
     return NAMES.stream().allMatch(n -> Files.isExecutable(dir.resolve(n)));
+  }
+
+  /** Where a command gets its binaries: {@link #locateBuilt()} in the process, a directory in tests. */
+  @FunctionalInterface
+  public interface Locator {
+    /** The binaries, or {@link Unavailable} saying why there are none. */
+    KubeBinaries locate() throws Unavailable;
   }
 
   /** There are no binaries and they cannot be built here; the message says why, in one line. */

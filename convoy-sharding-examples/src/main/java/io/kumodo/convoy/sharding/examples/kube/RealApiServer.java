@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  * <p>Faults for tests: {@link #stopApiServer()} / {@link #killApiServer()} and
  * {@link #startApiServer()} (same port, same certificate); {@link #stopEtcd()} and
  * {@link #startEtcd()} (same data); {@link #compactEtcd()}. {@link #close()} stops both and deletes
- * the directory; a JVM shutdown hook kills both if the JVM exits first.
+ * the directory; a JVM shutdown hook kills both and deletes it if the JVM exits first.
  */
 public final class RealApiServer implements AutoCloseable {
   /** The user of {@link #kubeconfig()} and {@link #adminConfig()}, in group {@code system:masters}. */
@@ -100,6 +100,7 @@ public final class RealApiServer implements AutoCloseable {
     this.shutdownHook = new Thread(() -> {
       apiServer.kill();
       etcd.kill();
+      deleteDirectory();
     }, "convoy-kube-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -115,7 +116,11 @@ public final class RealApiServer implements AutoCloseable {
    * {@code /readyz} answers.
    */
   public static RealApiServer start(int port, List<String> extraFlags) throws KubeBinaries.Unavailable {
-    KubeBinaries binaries = KubeBinaries.locate();
+    return start(KubeBinaries.locate(), port, extraFlags);
+  }
+
+  /** {@link #start(int, List)} with these {@code binaries}. */
+  public static RealApiServer start(KubeBinaries binaries, int port, List<String> extraFlags) {
     RealApiServer server;
     try {
       server = new RealApiServer(binaries, port, extraFlags);
