@@ -19,7 +19,7 @@ class FailoverBenchIT {
   @Test
   void oneRunOfEachScenarioCompletesAndReportsEveryHandover() throws Exception {
     Table table = FailoverBench.run(new String[] {"--runs", "1", "--shards", "8", "--lease", "2s", "--renew",
-        "500ms", "--crash-lease", "1s", "--crash-renew", "300ms"});
+        "500ms", "--crash-lease", "1s", "--crash-renew", "300ms"}).get("mock");
 
     assertThat(table.rows()).extracting(row -> row.get(0)).containsExactly(
         "(a) graceful stop: close() to shards reowned",

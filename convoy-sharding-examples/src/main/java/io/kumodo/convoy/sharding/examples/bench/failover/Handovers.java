@@ -148,6 +148,14 @@ public final class Handovers {
     return t;
   }
 
+  /**
+   * The handovers measured so far: name, lease / renew, runs, median s, max s, then the ratios
+   * and the target.
+   */
+  List<Object[]> rows() {
+    return List.copyOf(rows);
+  }
+
   private void row(String name, Fleet fleet, Samples s, double target, String targetText) {
     double lease = fleet.lease().toNanos() / 1e9;
     double renew = fleet.renew().toNanos() / 1e9;

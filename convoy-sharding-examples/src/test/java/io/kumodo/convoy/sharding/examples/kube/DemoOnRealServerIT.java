@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.examples.DemoCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code demo --real-api-server} narrates the whole scenario on etcd and kube-apiserver, then removes them. */
+class DemoOnRealServerIT {
+  private static final Pattern SERVER_LINE = Pattern.compile(
+      "real API server on https://127\\.0\\.0\\.1:\\d+; in another terminal: kubectl --kubeconfig (\\S+) get leases "
+          + "-n convoy-system");
+
+  @Test
+  void demoOnTheRealServerRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
+    RealBinaries.orSkip();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    int code = new DemoCommand().run(List.of("--real-api-server", "--lease-duration", "2s", "--lease-renew-interval",
+        "500ms", "--clusters", "4", "--no-color"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(text)
+        .contains("created 4 Clusters and 12 Releases in namespace demo")
+        .contains("summary:")
+        .contains("every shard owned at the end: yes")
+        .contains("no shard had two owners")
+        .doesNotContain("TIMED OUT")
+        .contains("graceful stop", "crash", "join");
+    Matcher line = SERVER_LINE.matcher(text);
+    assertThat(line.find()).as(text).isTrue();
+    assertThat(Path.of(line.group(1)).getParent()).as("the server's directory, deleted at the end").doesNotExist();
+  }
+}
