@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The handovers of several API servers measured in one run, side by side: per handover the
  * median and the maximum in seconds and the median as a multiple of one CAS lease write on the
- * same server; the first row is that write.
+ * same server; the first row is that write (in milliseconds).
  */
 public final class SideBySide {
   private SideBySide() {}
@@ -24,8 +24,8 @@ public final class SideBySide {
       header.addAll(List.of(server + " median s", server + " max s", server + " median x CAS write"));
     }
     Table t = new Table(header.toArray(String[]::new));
-    List<Object> probe = new ArrayList<>(List.of("one CAS lease write (PUT), median of 200", "-"));
-    handovers.keySet().forEach(server -> probe.addAll(List.of(writeSeconds.get(server), "-", 1.0)));
+    List<Object> probe = new ArrayList<>(List.of("one CAS lease write (PUT), median of 200, in ms (not s)", "-"));
+    handovers.keySet().forEach(server -> probe.addAll(List.of(writeSeconds.get(server) * 1e3, "-", 1.0)));
     t.add(probe.toArray());
     List<List<Object[]>> rows = new ArrayList<>();
     handovers.values().forEach(h -> rows.add(h.rows()));
