@@ -26,6 +26,8 @@ import java.util.stream.Stream;
  * {@value #SCRIPT_PROPERTY}, or {@code kube/build.sh} found from the working directory), which
  * prints the cache directory and builds into it when the pinned versions are not built yet; else
  * the newest complete directory in the cache {@code ~/.cache/convoy-sharding/kube}.
+ * {@link #locateBuilt()}, for the demo commands, never builds: it runs the script with
+ * {@code --check}.
  */
 public final class KubeBinaries {
   /** The system property naming a directory that holds the three binaries. */
