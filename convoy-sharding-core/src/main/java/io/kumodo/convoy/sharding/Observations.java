@@ -46,16 +46,33 @@ final class Observations {
     Set<LeaseKey> present = new HashSet<>(listed.size() * 2);
     for (Lease lease : listed) {
       present.add(lease.key());
-      String fp = fingerprint(lease);
-      Seen s = seen.get(lease.key());
-      if (s == null || !s.fingerprint.equals(fp)) {
-        Seen w = watched.get(lease.key());
-        long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
-        seen.put(lease.key(), new Seen(fp, since, s == null));
-      }
+      observe(lease, now);
     }
     seen.keySet().retainAll(present);
     watched.keySet().retainAll(present);
+  }
+
+  /**
+   * Records one observed version, as a watch delivers it, at {@code now}; returns the reading
+   * since which this version has been observed: {@code now} for a version seen for the first
+   * time, the earlier reading for one seen before. Its expiry is that reading plus its duration.
+   */
+  long observe(Lease lease, long now) {
+    String fp = fingerprint(lease);
+    Seen s = seen.get(lease.key());
+    if (s == null || !s.fingerprint.equals(fp)) {
+      Seen w = watched.get(lease.key());
+      long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
+      s = new Seen(fp, since, s == null);
+      seen.put(lease.key(), s);
+    }
+    return s.since;
+  }
+
+  /** Forgets {@code key}: its lease was deleted (a later version counts as seen for the first time). */
+  void forget(LeaseKey key) {
+    seen.remove(key);
+    watched.remove(key);
   }
 
   /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */

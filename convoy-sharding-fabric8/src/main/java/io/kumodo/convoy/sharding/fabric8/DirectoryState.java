@@ -8,6 +8,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.ObservedOwners;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>A shard's owner is the holder of its lease while the lease is held, not drained, and not
  * observed unchanged for its lease duration (timed from when this state first saw that version,
  * on the {@link Ticker}, as a coordinator times it): a lease whose holder stopped renewing, or
- * whose watch went silent, yields no owner after one lease duration.
+ * whose watch went silent, yields no owner after one lease duration. That rule is core's
+ * {@link ObservedOwners}; this class adds the addresses, the published views and the listeners.
  */
 final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
@@ -47,10 +49,8 @@ final class DirectoryState {
   private final int shardCount;
   private final Ticker ticker;
   private final Map<String, Lease> byName = new HashMap<>();
-  private final Lease[] shards;
-  private final long[] shardSeen;
-  private final Map<String, Lease> memberLeases = new HashMap<>();
-  private final Map<String, Long> memberSeen = new HashMap<>();
+  /** The owner-by-observation rule, shared with core; touched by the writer only. */
+  private final ObservedOwners observed;
   private final Owner[] notified;
   private final List<OwnerListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -66,8 +66,7 @@ final class DirectoryState {
   DirectoryState(int shardCount, Ticker ticker) {
     this.shardCount = shardCount;
     this.ticker = ticker;
-    this.shards = new Lease[shardCount];
-    this.shardSeen = new long[shardCount];
+    this.observed = new ObservedOwners(shardCount);
     this.notified = new Owner[shardCount];
     this.entries = new AtomicReferenceArray<>(shardCount);
   }
@@ -123,8 +122,7 @@ final class DirectoryState {
     if (lease == null) {
       return Long.MAX_VALUE;
     }
-    boolean sameVersion = old != null && Objects.equals(old.resourceVersion(), lease.resourceVersion());
-    return put(lease, sameVersion, now);
+    return put(lease, now);
   }
 
   /**
@@ -146,44 +144,32 @@ final class DirectoryState {
 
   // ---------------------------------------------------------------------------------------------
 
-  private long put(Lease lease, boolean sameVersion, long now) {
+  private long put(Lease lease, long now) {
     LeaseKey key = lease.key();
-    if (key.role() == LeaseRole.SHARD) {
-      int shard = key.shard();
-      if (shard >= shardCount) {
-        return Long.MAX_VALUE; // outside the configured shard count: not a shard of this directory
-      }
-      if (!sameVersion || shards[shard] == null) {
-        shardSeen[shard] = now;
-      }
-      shards[shard] = lease;
-      updateDrained(shard, LeaseAnnotations.isDrained(lease));
-      return refresh(shard, now);
+    Lease before = key.role() == LeaseRole.MEMBER ? observed.member(key.replicaId()) : null;
+    if (!observed.put(lease, now)) {
+      return Long.MAX_VALUE; // outside the configured shard count: not a shard of this directory
     }
-    String id = key.replicaId();
-    Lease before = memberLeases.put(id, lease);
-    if (!sameVersion || before == null) {
-      memberSeen.put(id, now);
+    if (key.role() == LeaseRole.SHARD) {
+      updateDrained(key.shard(), LeaseAnnotations.isDrained(lease));
+      return refresh(key.shard(), now);
     }
     publishMembers();
     if (before == null || !Objects.equals(address(before), address(lease))) {
-      return refreshHeldBy(id, now);
+      return refreshHeldBy(key.replicaId(), now);
     }
     return Long.MAX_VALUE;
   }
 
   private long remove(LeaseKey key, long now) {
-    if (key.role() == LeaseRole.SHARD) {
-      int shard = key.shard();
-      if (shard >= shardCount) {
-        return Long.MAX_VALUE;
-      }
-      shards[shard] = null;
-      updateDrained(shard, false);
-      return refresh(shard, now);
+    if (key.role() == LeaseRole.SHARD && key.shard() >= shardCount) {
+      return Long.MAX_VALUE;
     }
-    memberLeases.remove(key.replicaId());
-    memberSeen.remove(key.replicaId());
+    observed.remove(key);
+    if (key.role() == LeaseRole.SHARD) {
+      updateDrained(key.shard(), false);
+      return refresh(key.shard(), now);
+    }
     publishMembers();
     return refreshHeldBy(key.replicaId(), now);
   }
@@ -191,7 +177,8 @@ final class DirectoryState {
   private long refreshHeldBy(String replicaId, long now) {
     long next = Long.MAX_VALUE;
     for (int shard = 0; shard < shardCount; shard++) {
-      if (shards[shard] != null && shards[shard].holder().equals(replicaId)) {
+      Lease l = observed.shardLease(shard);
+      if (l != null && l.holder().equals(replicaId)) {
         next = Math.min(next, refresh(shard, now));
       }
     }
@@ -200,12 +187,11 @@ final class DirectoryState {
 
   /** Recomputes the owner of {@code shard}; returns its deadline, or Long.MAX_VALUE. */
   private long refresh(int shard, long now) {
-    Lease l = shards[shard];
+    ObservedOwners.Held held = observed.held(shard);
     Entry e = null;
-    if (l != null && !l.isFree() && !LeaseAnnotations.isDrained(l)) {
-      long duration = l.duration() == null ? 0 : l.duration().toNanos();
-      Lease member = memberLeases.get(l.holder());
-      e = new Entry(new Owner(l.holder(), member == null ? null : address(member)), shardSeen[shard] + duration);
+    if (held != null) {
+      Lease member = observed.member(held.holder());
+      e = new Entry(new Owner(held.holder(), member == null ? null : address(member)), held.until());
     }
     entries.set(shard, e);
     notifyIfChanged(shard, now);
@@ -244,10 +230,9 @@ final class DirectoryState {
 
   private void publishMembers() {
     Map<String, MemberEntry> view = new TreeMap<>();
-    memberLeases.forEach((id, lease) -> {
-      long duration = lease.duration() == null ? 0 : lease.duration().toNanos();
-      view.put(id, new MemberEntry(lease, memberSeen.get(id) + duration));
-    });
+    for (String id : observed.memberIds()) {
+      view.put(id, new MemberEntry(observed.member(id), observed.memberUntil(id)));
+    }
     memberView = Collections.unmodifiableMap(view);
   }
 

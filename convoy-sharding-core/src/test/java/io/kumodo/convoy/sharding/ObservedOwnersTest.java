@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The owner-by-observation rule on coordinators over the in-memory store, in virtual time: an
+ * observer that only watches the leases names the replica that owns each shard, times expiry
+ * from the versions it observed, and names nobody one lease duration after the last one.
+ */
+class ObservedOwnersTest {
+  private static final int SHARDS = 8;
+  private static final Duration LEASE = TestCluster.LEASE;
+
+  private final TestCluster cluster = new TestCluster(SHARDS);
+  /** The ticker reading at which the watching observer last saw a new version, by lease key. */
+  private final Map<LeaseKey, Long> lastVersionAt = new HashMap<>();
+
+  /** An observer that lists the store now and then follows its watch, as ShardDirectory does. */
+  private ObservedOwners watching() {
+    ObservedOwners observed = new ObservedOwners(SHARDS);
+    cluster.store.watch("convoy-cm", e -> {
+      long now = cluster.time.read();
+      if (e.current() == null) {
+        observed.remove(e.previous().key());
+      } else {
+        observed.put(e.current(), now);
+        lastVersionAt.put(e.current().key(), now);
+      }
+    });
+    listed(observed);
+    return observed;
+  }
+
+  private void listed(ObservedOwners observed) {
+    for (Lease lease : cluster.store.list("convoy-cm")) {
+      observed.put(lease, cluster.time.read());
+    }
+  }
+
+  @Test
+  void anObserverNamesTheReplicaThatOwnsEachShard() {
+    ObservedOwners observed = watching();
+    cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(Duration.ofMinutes(2));
+
+    long now = cluster.time.read();
+    for (int shard = 0; shard < SHARDS; shard++) {
+      List<String> owners = cluster.ownersOf(shard);
+      assertThat(owners).as("shard %d", shard).hasSize(1);
+      assertThat(observed.ownerOf(shard, now)).as("shard %d", shard).contains(owners.get(0));
+    }
+    assertThat(observed.memberLive("cm-a", now)).isTrue();
+    assertThat(observed.memberLive("cm-b", now)).isTrue();
+  }
+
+  @Test
+  void aHolderThatStopsRenewingIsNoOwnerOneLeaseDurationAfterItsLastObservedVersion() {
+    ObservedOwners observed = watching();
+    cluster.start("cm-a");
+    cluster.run(Duration.ofMinutes(1));
+    cluster.crash("cm-a");
+
+    long renewed = lastVersionAt.get(LeaseKey.shard("convoy-cm", 3));
+    assertThat(observed.held(3)).isEqualTo(new ObservedOwners.Held("cm-a", renewed + LEASE.toNanos()));
+    advanceTo(renewed + LEASE.toNanos() - 1);
+    assertThat(observed.ownerOf(3, cluster.time.read())).contains("cm-a");
+    cluster.time.advance(Duration.ofNanos(1));
+    assertThat(observed.ownerOf(3, cluster.time.read())).isEmpty();
+    long memberRenewed = lastVersionAt.get(LeaseKey.member("convoy-cm", "cm-a"));
+    assertThat(observed.memberUntil("cm-a")).isEqualTo(memberRenewed + LEASE.toNanos());
+    assertThat(observed.memberLive("cm-a", cluster.time.read()))
+        .isEqualTo(cluster.time.read() < memberRenewed + LEASE.toNanos());
+  }
+
+  @Test
+  void aVersionSeenForTheFirstTimeCountsAsJustRenewed() {
+    ObservedOwners early = watching();
+    cluster.start("cm-a");
+    cluster.run(Duration.ofMinutes(1));
+    cluster.crash("cm-a");
+    cluster.time.advance(LEASE.minusSeconds(1));
+
+    ObservedOwners late = new ObservedOwners(SHARDS);
+    long lateStart = cluster.time.read();
+    listed(late);
+    cluster.time.advance(Duration.ofSeconds(1));
+    assertThat(early.ownerOf(0, cluster.time.read())).isEmpty();
+    assertThat(late.ownerOf(0, cluster.time.read())).contains("cm-a");
+    assertThat(late.held(0).until()).isEqualTo(lateStart + LEASE.toNanos());
+    listed(late); // the same versions again: their clock keeps running
+    assertThat(late.held(0).until()).isEqualTo(lateStart + LEASE.toNanos());
+  }
+
+  @Test
+  void aFreeDrainedOrDeletedShardHasNoOwner() {
+    ObservedOwners observed = watching();
+    cluster.start("cm-a");
+    cluster.run(Duration.ofMinutes(1));
+    long now = cluster.time.read();
+    assertThat(observed.ownerOf(1, now)).contains("cm-a");
+
+    Lease held = cluster.store.get(LeaseKey.shard("convoy-cm", 1));
+    Map<String, String> drained = new HashMap<>(held.annotations());
+    drained.put(LeaseAnnotations.DRAINED, "true");
+    observed.put(held.withAnnotations(drained).withResourceVersion("drained"), now);
+    assertThat(observed.ownerOf(1, now)).isEmpty();
+    assertThat(observed.held(1)).isNull();
+
+    observed.put(held.withHolder("", null, null, held.transitions()).withResourceVersion("freed"), now);
+    assertThat(observed.ownerOf(1, now)).isEmpty();
+
+    observed.put(held, now);
+    observed.remove(held.key());
+    assertThat(observed.ownerOf(1, now)).isEmpty();
+    assertThat(observed.shardLease(1)).isNull();
+    cluster.time.advance(Duration.ofSeconds(5));
+    observed.put(held, cluster.time.read()); // the same version after a delete counts from now
+    assertThat(observed.held(1).until()).isEqualTo(cluster.time.read() + LEASE.toNanos());
+  }
+
+  @Test
+  void shardLeasesBeyondTheShardCountAreIgnored() {
+    ObservedOwners observed = new ObservedOwners(2);
+    Lease beyond = new Lease(LeaseKey.shard("convoy-cm", 2), "cm-a", LEASE, null, null, 0, Map.of(), "1");
+    assertThat(observed.put(beyond, 0)).isFalse();
+    observed.remove(beyond.key());
+    assertThat(observed.ownerOf(1, 0)).isEqualTo(Optional.empty());
+  }
+
+  private void advanceTo(long reading) {
+    cluster.time.advance(Duration.ofNanos(reading - cluster.time.read()));
+  }
+}
