@@ -96,6 +96,16 @@ final class ComponentLeases implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LeaseStoreException("interrupted while waiting for the lease cache of " + component, e);
     }
+    return snapshot();
+  }
+
+  /** Whether the first listing is in the cache (and did not fail). */
+  boolean isSynced() {
+    return synced.isDone() && !synced.isCompletedExceptionally();
+  }
+
+  /** The well-formed leases in the cache now; call once synced. */
+  List<Lease> snapshot() {
     watchLostAt(System.nanoTime());
     List<GenericKubernetesResource> objects = informer.getStore().list();
     List<Lease> result = new ArrayList<>(objects.size());
@@ -106,6 +116,12 @@ final class ComponentLeases implements AutoCloseable {
       }
     }
     return result;
+  }
+
+  /** The record of the cached object named {@code name}, or null (absent, or not a readable lease). */
+  Lease lease(String name) {
+    GenericKubernetesResource object = informer.getStore().getByKey(namespace + "/" + name);
+    return object == null ? null : decode(object).lease;
   }
 
   /** The cached object named {@code name} as a typed Lease, or null (also when it cannot be read). */

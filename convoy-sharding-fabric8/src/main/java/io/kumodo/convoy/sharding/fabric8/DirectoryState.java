@@ -101,6 +101,11 @@ final class DirectoryState {
     return () -> listeners.remove(listener);
   }
 
+  /** The record last applied for the object {@code name}, or null. Writer thread only. */
+  Lease lease(String name) {
+    return byName.get(name);
+  }
+
   /** The names of the objects applied and not deleted. */
   Set<String> names() {
     return Set.copyOf(byName.keySet());

@@ -154,6 +154,20 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     return cache.list(syncTimeout);
   }
 
+  /**
+   * The cache of {@code component} if its first listing is in, for a reader that must not block
+   * (ShardDirectory): started, restarted after it stopped, replaced if stalled, as {@link #list}
+   * does; null while it syncs, and once the store is closed.
+   */
+  ComponentLeases syncedCache(String component) {
+    ComponentLeases cache = cache(component);
+    if (cache != null) {
+      replaceIfStalled(component, cache);
+      cache = cache(component);
+    }
+    return cache == null || !cache.isSynced() ? null : cache;
+  }
+
   @Override
   public Lease create(Lease lease) throws LeaseStoreException {
     try {

@@ -16,7 +16,7 @@ import java.lang.invoke.MethodType;
  * (on 8.0 they override, on 7.x nobody calls them) and forward them through here, which calls
  * the delegate's method when the running fabric8 has it and does nothing otherwise. Code that
  * needs to know when an informer's first listing has been delivered checks {@link #present()}
- * and, on 7.x, falls back to the informer's start future and store (see {@code DirectoryWatch}).
+ * and, on 7.x, falls back to the informer's start future and store.
  */
 final class ListCallbacks {
   private static final MethodHandle ON_BEFORE_LIST = find("onBeforeList", MethodType.methodType(void.class, String.class));

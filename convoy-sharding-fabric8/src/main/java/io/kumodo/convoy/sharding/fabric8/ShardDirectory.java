@@ -38,7 +38,10 @@ import java.util.concurrent.TimeoutException;
  * <ul>
  *   <li>{@link #ownerOf}, {@link #ownerOfKey}, {@link #members} and {@link #drainedShards} read
  *       memory only and send no request; the directory sends one LIST and keeps one WATCH open,
- *       filtered by the label {@code sharding.convoy.kumodo.io/component=<component>}.
+ *       filtered by the label {@code sharding.convoy.kumodo.io/component=<component>}. Built on a
+ *       {@link KubernetesLeaseStore} ({@link #builder(KubernetesLeaseStore, String)}) it sends
+ *       none of its own: it reads the lease cache of that store, which the coordinators using the
+ *       store read too, and the store rebuilds that cache when its watch is lost or stalls.
  *   <li>The owner of a shard is the holder of its Lease while the Lease is held, not drained
  *       ({@link LeaseAnnotations#DRAINED}) and not observed unchanged for its lease duration on
  *       this process's own monotonic clock (as a coordinator judges expiry; a version seen for
@@ -60,7 +63,7 @@ import java.util.concurrent.TimeoutException;
  * {@code ShardGate}), which must reject or forward it. Empty means "no owner known now": retry
  * later, or route anywhere and let the gate decide.
  *
- * <p>Thread-safe. Close it to stop the watch; the client stays the caller's.
+ * <p>Thread-safe. Close it to stop the watch; the client (or store) stays the caller's.
  */
 public final class ShardDirectory implements AutoCloseable {
   /** How long {@link Builder#build()} waits for the first sync by default, 10 s. */
@@ -115,12 +118,31 @@ public final class ShardDirectory implements AutoCloseable {
     this.component = b.component;
     this.shardCount = b.shardCount;
     this.state = new DirectoryState(b.shardCount, b.ticker);
-    this.watch = new DirectoryWatch(b.client, b.namespace, b.component, state, b.ticker);
+    boolean owned = b.store == null;
+    KubernetesLeaseStore store = owned
+        ? KubernetesLeaseStore.builder(b.client, b.namespace).syncTimeout(b.syncTimeout).maxWritesInFlight(1).build()
+        : b.store;
+    this.watch = new DirectoryWatch(store, owned, b.component, state, b.ticker);
   }
 
-  /** A builder for the directory of {@code component}'s Leases in {@code namespace}. */
+  /**
+   * A builder for the directory of {@code component}'s Leases in {@code namespace}, with a lease
+   * watch of its own on {@code client}. In a process that also runs a coordinator of the
+   * component, prefer {@link #builder(KubernetesLeaseStore, String)} with its store.
+   */
   public static Builder builder(KubernetesClient client, String namespace, String component) {
-    return new Builder(client, namespace, component);
+    return new Builder(Objects.requireNonNull(client, "client"), null, namespace, component);
+  }
+
+  /**
+   * A builder for the directory of {@code component}'s Leases in the namespace of {@code store},
+   * reading the lease cache that {@code store} keeps: no watch of its own, and the store's
+   * detection of a stalled or lost watch serves it too. The store stays the caller's; close the
+   * directory before it.
+   */
+  public static Builder builder(KubernetesLeaseStore store, String component) {
+    Objects.requireNonNull(store, "store");
+    return new Builder(null, store, store.namespace(), component);
   }
 
   /**
@@ -188,14 +210,16 @@ public final class ShardDirectory implements AutoCloseable {
   /** Options of a {@link ShardDirectory}. */
   public static final class Builder {
     private final KubernetesClient client;
+    private final KubernetesLeaseStore store;
     private final String namespace;
     private final String component;
     private int shardCount = Coordinator.Builder.DEFAULT_SHARD_COUNT;
     private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
     private Ticker ticker = Ticker.system();
 
-    private Builder(KubernetesClient client, String namespace, String component) {
-      this.client = Objects.requireNonNull(client, "client");
+    private Builder(KubernetesClient client, KubernetesLeaseStore store, String namespace, String component) {
+      this.client = client;
+      this.store = store;
       this.namespace = Objects.requireNonNull(namespace, "namespace");
       this.component = Objects.requireNonNull(component, "component");
     }
