@@ -22,14 +22,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LeaseStore} over {@code coordination.k8s.io/v1} Lease objects in one namespace,
@@ -81,8 +78,6 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   /** How long a watch must have been down before a successful write replaces the cache, 1 s. */
   public static final Duration WATCH_GRACE = Duration.ofSeconds(1);
 
-  private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
-
   /** How long the first {@code list} of a component waits for its cache by default, 10 s. */
   public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(10);
 
@@ -97,13 +92,10 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
   private final Duration syncTimeout;
   /** Sends the async writes; null when at most one write is in flight (they run on the caller). */
   private final ThreadPoolExecutor writers;
-  private final Map<String, List<Consumer<LeaseEvent>>> listeners = new ConcurrentHashMap<>();
   /** The objects this store last wrote, by name: the base of the next write of that version. */
   private final Map<String, io.fabric8.kubernetes.api.model.coordination.v1.Lease> written =
       new ConcurrentHashMap<>();
-  // Guarded by this.
-  private final Map<String, ComponentLeases> caches = new ConcurrentHashMap<>();
-  private boolean closed;
+  private final ComponentCaches caches;
   private final ForbiddenVerbs forbidden;
 
   /** A store of the leases in {@code namespace}, with the default sync timeout. */
@@ -116,6 +108,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     this.namespace = b.namespace;
     this.syncTimeout = b.syncTimeout;
     this.forbidden = new ForbiddenVerbs(b.namespace);
+    this.caches = new ComponentCaches(b.client, b.namespace);
     this.writers = b.maxWritesInFlight == 1 ? null : writers(b.maxWritesInFlight, namespace);
   }
 
@@ -143,15 +136,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
 
   @Override
   public List<Lease> list(String component) throws LeaseStoreException {
-    ComponentLeases cache = cache(component);
-    if (cache != null) {
-      replaceIfStalled(component, cache);
-      cache = cache(component);
-    }
-    if (cache == null) {
-      throw new LeaseStoreException("KubernetesLeaseStore of namespace " + namespace + " is closed");
-    }
-    return cache.list(syncTimeout);
+    return caches.list(component, syncTimeout);
   }
 
   /**
@@ -160,12 +145,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
    * does; null while it syncs, and once the store is closed.
    */
   ComponentLeases syncedCache(String component) {
-    ComponentLeases cache = cache(component);
-    if (cache != null) {
-      replaceIfStalled(component, cache);
-      cache = cache(component);
-    }
-    return cache == null || !cache.isSynced() ? null : cache;
+    return caches.synced(component);
   }
 
   @Override
@@ -249,24 +229,18 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     if (deleted.isEmpty()) {
       throw new LeaseConflictException("delete " + lease.key() + ": Lease " + namespace + "/" + name + " not found");
     }
-    writeSucceeded(lease.key().component());
+    caches.answered(lease.key().component());
   }
 
   @Override
   public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
-    Objects.requireNonNull(listener, "listener");
-    List<Consumer<LeaseEvent>> list = listeners(component);
-    list.add(listener);
-    cache(component);
-    return () -> list.remove(listener);
+    return caches.watch(component, listener);
   }
 
   /** Stops the informers; later {@code list} calls fail. Writes still work. Idempotent. */
   @Override
-  public synchronized void close() {
-    closed = true;
-    caches.values().forEach(ComponentLeases::close);
-    caches.clear();
+  public void close() {
+    caches.close();
   }
 
   @Override
@@ -276,23 +250,6 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** The running cache of {@code component}, started (or restarted after it stopped); null once closed. */
-  private synchronized ComponentLeases cache(String component) {
-    if (closed) {
-      return null;
-    }
-    ComponentLeases cache = caches.get(component);
-    if (cache == null || cache.isStopped()) {
-      cache = new ComponentLeases(client, namespace, component, listeners(component));
-      caches.put(component, cache);
-    }
-    return cache;
-  }
-
-  private List<Consumer<LeaseEvent>> listeners(String component) {
-    return listeners.computeIfAbsent(component, c -> new CopyOnWriteArrayList<>());
-  }
-
   /** The stored object {@code name} at {@code version}, if this store has seen it; else null. */
   private io.fabric8.kubernetes.api.model.coordination.v1.Lease base(String component, String name,
       String version) {
@@ -300,8 +257,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     if (mine != null && version.equals(mine.getMetadata().getResourceVersion())) {
       return mine;
     }
-    ComponentLeases cache = caches.get(component);
-    io.fabric8.kubernetes.api.model.coordination.v1.Lease cached = cache == null ? null : cache.cached(name);
+    io.fabric8.kubernetes.api.model.coordination.v1.Lease cached = caches.cached(component, name);
     if (cached != null && version.equals(cached.getMetadata().getResourceVersion())) {
       return cached;
     }
@@ -319,67 +275,17 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
     }
     String name = object.getMetadata().getName();
     written.put(name, object);
-    ComponentLeases cache = caches.get(key.component());
-    if (cache != null) {
-      long bound = Math.max(WATCH_GRACE.toNanos(), d.lease().duration().toNanos());
-      cache.wrote(name, object.getMetadata().getResourceVersion(), System.nanoTime(), bound);
-    }
-    writeSucceeded(key.component());
+    long bound = Math.max(WATCH_GRACE.toNanos(), d.lease().duration().toNanos());
+    caches.wrote(key.component(), name, object.getMetadata().getResourceVersion(), bound);
+    caches.answered(key.component());
     return d.lease();
-  }
-
-  /**
-   * The API server answers (a write succeeded, or was refused with a conflict): if the cache of
-   * {@code component} has been without a watch for more than {@link #WATCH_GRACE}, replace it now
-   * rather than wait for fabric8's reconnect backoff.
-   */
-  private void writeSucceeded(String component) {
-    ComponentLeases cache = caches.get(component);
-    if (cache == null) {
-      return;
-    }
-    long now = System.nanoTime();
-    long lost = cache.watchLostAt(now);
-    if (lost != 0 && now - lost > WATCH_GRACE.toNanos()) {
-      replace(component, cache, false, "down for " + (now - lost) / 1_000_000
-          + " ms while the API server answers writes");
-    } else {
-      replaceIfStalled(component, cache);
-    }
-  }
-
-  /**
-   * Replaces the cache of {@code component} if its watch is open but has stalled: a write of this
-   * store did not come back on it within the written lease's duration (at least
-   * {@link #WATCH_GRACE}). Checked at every write and list, so at least once per tick.
-   */
-  private void replaceIfStalled(String component, ComponentLeases cache) {
-    String evidence = cache.stalled(System.nanoTime());
-    if (evidence != null) {
-      replace(component, cache, true, "open but stalled: " + evidence);
-    }
-  }
-
-  private synchronized void replace(String component, ComponentLeases stale, boolean warn, String why) {
-    if (closed || caches.get(component) != stale) {
-      return;
-    }
-    if (warn) {
-      log.warn("lease watch of component {} in namespace {} {}: listing the leases again with a new watch",
-          component, namespace, why);
-    } else {
-      log.info("lease watch of component {} in namespace {} {}: listing the leases again", component, namespace,
-          why);
-    }
-    stale.close();
-    caches.put(component, new ComponentLeases(client, namespace, component, listeners(component)));
   }
 
   private LeaseStoreException failure(String operation, LeaseKey key, RuntimeException e, boolean notFoundIsConflict) {
     String what = operation + " " + key + " (Lease " + namespace + "/" + LeaseNames.name(key) + ")";
     if (e instanceof KubernetesClientException k) {
       if (k.getCode() == 409) {
-        writeSucceeded(key.component()); // an answer: the server is reachable, so a dead watch is stale
+        caches.answered(key.component()); // an answer: the server is reachable, so a dead watch is stale
         return new LeaseConflictException(what + ": conflict: " + k.getMessage(), e);
       }
       if (k.getCode() == 403) {
@@ -387,7 +293,7 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
       }
       if (k.getCode() == 404 && notFoundIsConflict) {
         written.remove(LeaseNames.name(key));
-        writeSucceeded(key.component());
+        caches.answered(key.component());
         return new LeaseConflictException(what + ": not found", e);
       }
       return new LeaseStoreException(what + " failed" + (k.getCode() > 0 ? " with HTTP " + k.getCode() : "")
