@@ -4,10 +4,8 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.COMPONENT;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.LEASE;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.NAMESPACE;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.RENEW;
+import static io.kumodo.convoy.sharding.fabric8.Fleet.COMPONENT;
+import static io.kumodo.convoy.sharding.fabric8.Fleet.NAMESPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,8 +13,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.kumodo.convoy.sharding.fabric8.KubeReplicas.Replica;
+import io.kumodo.convoy.sharding.fabric8.Fleet.Replica;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -30,38 +27,46 @@ import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server, each
- * with its own {@link KubernetesLeaseStore}. Every poll samples all {@code owns} and records a
- * shard with two owners; each test ends by asserting there was none.
+ * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server (the
+ * fleet fixture: {@link FaultyApiServer}, {@link Fleet}, {@link OwnershipSampler}), each with its
+ * own {@link KubernetesLeaseStore} and tick thread. The sampler records every shard with two
+ * owners; each test ends by asserting there was none.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
 class CoordinatorsOnKubernetesIT {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorsOnKubernetesIT.class);
   private static final int SHARDS = 8;
+  private static final Duration LEASE = Duration.ofSeconds(2);
+  private static final Duration RENEW = Duration.ofMillis(500);
   private static final Duration SLACK = Duration.ofSeconds(1);
 
-  KubernetesClient client;
-  private KubeReplicas replicas;
+  private FaultyApiServer api;
+  private KubernetesClient client;
+  private Fleet replicas;
+  private OwnershipSampler sampler;
 
   @BeforeEach
   void startThree() {
-    replicas = new KubeReplicas(client, SHARDS);
+    api = FaultyApiServer.start();
+    client = FaultyApiServer.client(api.port(), c -> c);
+    replicas = new Fleet(() -> client, false, true, SHARDS, LEASE, RENEW);
     replicas.start("cm-c");
     replicas.start("cm-a");
     replicas.start("cm-b");
-    poll(Duration.ofSeconds(10)).until(replicas::sample);
+    sampler = new OwnershipSampler(replicas::coordinators, SHARDS);
+    poll(Duration.ofSeconds(10)).until(replicas::ownsByModulo);
   }
 
   @AfterEach
   void stopAll() {
+    sampler.close();
     replicas.close();
-    assertThat(replicas.violations).as("shards owned by two coordinators").isEmpty();
+    client.close();
+    api.close();
+    assertThat(sampler.violations()).as("shards owned by two coordinators").isEmpty();
   }
 
   @Test
@@ -93,12 +98,12 @@ class CoordinatorsOnKubernetesIT {
     Map<String, Lease> before = leases("shard");
     Set<Integer> itsShards = replicas.get("cm-b").coordinator.ownedShards();
 
-    replicas.close("cm-b");
+    replicas.stop(replicas.get("cm-b"));
     long closed = System.nanoTime();
-    poll(RENEW.plus(SLACK)).until(() -> replicas.sample() || replicas.owners().keySet().containsAll(itsShards));
+    poll(RENEW.plus(SLACK)).until(() -> replicas.ownsByModulo() || replicas.owners().keySet().containsAll(itsShards));
     Duration handover = Duration.ofNanos(System.nanoTime() - closed);
     // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
-    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::sample);
+    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
     log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
         handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
 
@@ -120,9 +125,9 @@ class CoordinatorsOnKubernetesIT {
     Set<Integer> itsShards = crashed.coordinator.ownedShards();
     replicas.acquisitions.clear();
 
-    replicas.crash("cm-a");
-    long lastWrite = crashed.lastWriteSent;
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+    replicas.crash(crashed);
+    long lastWrite = crashed.checked.lastWriteSent();
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
     long firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
         .mapToLong(a -> a[0]).min().orElseThrow();
@@ -151,11 +156,8 @@ class CoordinatorsOnKubernetesIT {
     });
     int transitions = written[0];
 
-    poll(RENEW.plus(SLACK)).until(() -> {
-      replicas.sample();
-      return !replicas.get("cm-a").coordinator.owns(0);
-    });
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+    poll(RENEW.plus(SLACK)).until(() -> !replicas.get("cm-a").coordinator.owns(0));
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
     Lease retaken = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
     assertThat(retaken.getSpec().getHolderIdentity()).isEqualTo("cm-a");
