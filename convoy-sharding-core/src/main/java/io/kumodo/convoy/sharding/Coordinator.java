@@ -264,9 +264,11 @@ public final class Coordinator implements AutoCloseable {
 
   /**
    * Drains this replica, e.g. from a preStop hook: it marks its member lease drained
-   * ({@link LeaseAnnotations#DRAINED}), so it counts as not live for assignment; it hands its
-   * shards over (their reconciles finish first) and takes no new ones, while it keeps renewing
-   * its member lease. The result completes once it owns no shard and has freed every shard
+   * ({@link LeaseAnnotations#DRAINED}), so it counts as not live for assignment; once the store
+   * has acknowledged the mark (so peers see it and want its shards) it hands its shards over
+   * (their reconciles finish first) and takes no new ones, while it keeps renewing its member
+   * lease; while the mark cannot be written it keeps its shards. The result completes once it
+   * owns no shard and has freed every shard
    * lease; wait on it (bounded) before stopping the process, so that a rolling update loses no
    * time to lease expiry. Undo with {@link #undrain()}: an undrain (through this API or the
    * member lease) before the drain completed ends the result with a
@@ -289,7 +291,11 @@ public final class Coordinator implements AutoCloseable {
     requestTick();
   }
 
-  /** True when this replica was drained (by {@link #drain()} or its member lease) at the last tick. */
+  /**
+   * True when the last tick found this replica drained: its member lease carries the drain mark,
+   * as the store last acknowledged this replica's write of it, or, after a conflict, as the
+   * listing shows it. A {@link #drain()} counts from the tick whose write of the mark succeeded.
+   */
   public boolean isDrained() {
     return rule.drained();
   }

@@ -280,9 +280,12 @@ final class MemberLeases {
   List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
     List<String> live = new ArrayList<>();
     expiredMembers.clear();
-    Boolean drain = mark.pending();
+    // Drained as the member lease says: the record the store last acknowledged, or after a conflict
+    // the listed one. A drain or undrain asked for through the API counts once its mark is written,
+    // as peers see it: a replica that freed its shards before would leave them to peers that still
+    // count it live and so do not want them.
     Lease mine = member != null ? member : TickRule.find(listed, memberKey);
-    selfDrained = drain != null ? drain : LeaseAnnotations.isDrained(mine);
+    selfDrained = LeaseAnnotations.isDrained(mine);
     if (!selfDrained) {
       live.add(s.replicaId()); // the replica always counts itself as live, unless drained
     }

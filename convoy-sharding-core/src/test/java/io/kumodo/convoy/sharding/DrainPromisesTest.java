@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -37,6 +38,90 @@ class DrainPromisesTest {
       }
       return written;
     }
+  }
+
+  /** How a write of the drain mark on the member lease fails. */
+  enum MarkWriteFailure {
+    /** The store refuses it (an error before it is applied). */
+    REFUSED,
+    /** Another writer's version wins every time (a conflict, not applied). */
+    CONFLICT,
+    /** It is applied, but the answer is lost (a timeout after the write). */
+    ANSWER_LOST
+  }
+
+  /** Fails every write of a member lease that carries the drain mark, while {@code failing}, as {@code how} says. */
+  static final class FailsTheMarkWrite extends ForwardingLeaseStore {
+    final MarkWriteFailure how;
+    boolean failing;
+    int failed;
+
+    FailsTheMarkWrite(InMemoryLeaseStore delegate, MarkWriteFailure how) {
+      super(delegate);
+      this.how = how;
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      if (!failing || lease.key().role() != LeaseRole.MEMBER || !LeaseAnnotations.isDrained(lease)) {
+        return delegate.update(lease);
+      }
+      failed++;
+      switch (how) {
+        case REFUSED -> throw new LeaseStoreException("injected: 500 on the drain mark");
+        case CONFLICT -> throw new LeaseConflictException("injected: 409 on the drain mark");
+        default -> {
+          delegate.update(lease);
+          throw new LeaseStoreException("injected: timeout after the drain mark was written");
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(MarkWriteFailure.class)
+  void aReplicaFreesItsShardsForADrainOnlyOnceItsDrainMarkIsWrittenSoNoShardWaitsUnowned(MarkWriteFailure how) {
+    TestCluster cluster = new TestCluster(4);
+    FailsTheMarkWrite store = new FailsTheMarkWrite(cluster.store, how);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    cluster.start("cm-b");
+    cluster.run(TestCluster.LEASE);
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+
+    store.failing = true;
+    CompletableFuture<Void> drained = a.coordinator.drain().toCompletableFuture();
+    long unownedSince = Long.MIN_VALUE;
+    long longestUnowned = 0;
+    // A regular tick and the drain's own while the mark's write fails (which is every member-lease
+    // write: they all carry it now), for less than the lease duration less the fencing margin, after
+    // which a replica whose member lease is not renewed owns nothing anyway. Then the store heals.
+    for (int step = 0; step < 300; step++) {
+      if (step == 150) {
+        store.failing = false;
+      }
+      cluster.run(Duration.ofMillis(100));
+      boolean allOwned = java.util.stream.IntStream.range(0, 4).allMatch(s -> !cluster.ownersOf(s).isEmpty());
+      if (allOwned) {
+        unownedSince = Long.MIN_VALUE;
+      } else if (unownedSince == Long.MIN_VALUE) {
+        unownedSince = cluster.time.read();
+      } else {
+        longestUnowned = Math.max(longestUnowned, cluster.time.read() - unownedSince);
+      }
+      boolean marked = LeaseAnnotations.isDrained(cluster.store.get(MEMBER_A));
+      if (!marked) {
+        assertThat(a.coordinator.ownedShards()).as("at %s, the mark not written: keeps its shards", cluster.time.elapsed())
+            .hasSize(2);
+        assertThat(a.coordinator.isDrained()).isFalse();
+      }
+    }
+    assertThat(store.failed).as("the mark's write failed").isPositive();
+    assertThat(Duration.ofNanos(longestUnowned)).as("longest time a shard had no owner")
+        .isLessThan(TestCluster.RENEW);
+    assertThat(drained).isCompleted();
+    assertThat(a.coordinator.isDrained()).isTrue();
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    assertThat(cluster.owned("cm-b")).hasSize(4);
   }
 
   @Test
