@@ -27,7 +27,9 @@ import java.util.Random;
  *   <li>OnChange: the callbacks of each replica add up to its owned set; no change is lost or
  *       reported twice.
  *   <li>Drains ({@link SimDrains}): a drain future completes only while its replica owns nothing
- *       and was not undrained since; an operator's drain mark survives its replica's close; a
+ *       and was not undrained since; a drained replica releases its shards only once its drain
+ *       mark is in the store (else peers, still counting it, leave them unowned); an operator's
+ *       drain mark survives its replica's close; a
  *       drained shard has no owner and is exempt from the liveness bound.
  * </ol>
  *

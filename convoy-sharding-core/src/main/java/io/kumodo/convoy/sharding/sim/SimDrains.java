@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.ShardChange;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,8 +20,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code undrain()} through the API; an operator setting or removing the drain mark on a member
  * lease or a shard lease (as {@code kubectl annotate} or {@code status drain-replica} do); a
  * graceful stop of a replica an operator drained. Checked: a drain future completes only while
- * its replica owns nothing and was not undrained through the API since; an operator's mark on a
- * member lease survives its replica's close; at the end, no drained shard has an owner. At the
+ * its replica owns nothing and was not undrained through the API since; a drained replica hands
+ * its shards over only once the store holds its drain mark; an operator's mark on a member lease
+ * survives its replica's close; at the end, no drained shard has an owner. At the
  * end of the faults, every replica is undrained (shards stay drained), so the liveness bound
  * applies to every shard but the drained ones.
  */
@@ -126,6 +128,23 @@ final class SimDrains {
     Lease member = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
     if (operatorMarked.contains(r.id) && member != null && !LeaseAnnotations.isDrained(member)) {
       sim.violation("drain: the close of " + r.id + " at " + sim.time.elapsed() + " removed the operator's drain mark");
+    }
+  }
+
+  /**
+   * At an OnChange of {@code r}: a replica that releases shards because it is drained does so only
+   * once its member lease in the store carries the drain mark, so that peers, which no longer count
+   * it, want those shards when they find them free; released earlier, they would stay unowned until
+   * the mark is written (or the member lease expires).
+   */
+  void checkHandover(SimReplica r, ShardChange change) {
+    if (change.released().isEmpty() || !r.coordinator.isDrained()) {
+      return;
+    }
+    Lease member = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
+    if (!LeaseAnnotations.isDrained(member)) {
+      sim.violation("drain: " + r.id + " released " + change.released() + " as drained at " + sim.time.elapsed()
+          + " while its member lease in the store has no drain mark (peers still count it live)");
     }
   }
 

@@ -73,5 +73,6 @@ final class SimReplica {
       sim.violation("OnChange: " + id + " events add up to " + replay + ", change says " + change.owned());
     }
     sim.note("  " + id + " +" + change.acquired() + " -" + change.released());
+    sim.drains.checkHandover(this, change);
   }
 }
