@@ -25,9 +25,10 @@ import java.util.List;
  *   <li>{@code status drain-shard N} / {@code undrain-shard N}: sets / removes
  *       {@code sharding.convoy.kumodo.io/drained=true} on the shard's Lease: its owner frees it
  *       and no replica takes it until it is undrained. A shard without a Lease gets one, free.
- *       N must be below the shard count ({@code --shards}, else inferred from the Leases as
- *       {@link StatusShardCount} says): the replicas delete a Lease beyond it, and the mark with
- *       it. When the count cannot be inferred (no shard Lease), a drain goes ahead with a note.
+ *       N must be below the shard count ({@code --shards}, else the one the members publish on
+ *       their member Leases, else inferred from the Leases, as {@link StatusShardCount} says): the
+ *       replicas delete a Lease beyond it, and the mark with it. When the count is unknown (no
+ *       member publishes one, no shard Lease), a drain goes ahead with a note.
  *   <li>{@code status drain-replica ID} / {@code undrain-replica ID}: the same on the replica's
  *       member Lease: it hands all its shards over and takes none, while it keeps running.
  * </ul>
@@ -43,7 +44,8 @@ public final class StatusCommand implements Command {
       .value("kubeconfig", "FILE", "kubeconfig file")
       .value("component", "NAME", "component (default convoy-cm)")
       .value("lease-namespace", "NS", "lease namespace (default convoy-system)")
-      .value("shards", "N", "shard count, to show shards that have no lease yet (default: as found)")
+      .value("shards", "N", "shard count, to show shards that have no lease yet (default: the one the members "
+          + "publish, else inferred from the leases)")
       .value("interval", "D", "redraw interval with --watch (default 2s)")
       .bool("watch", "redraw the table until interrupted");
   private static final String SUBCOMMANDS = """
@@ -156,8 +158,9 @@ public final class StatusCommand implements Command {
 
   /**
    * Without {@code --shards}, checks the shard of {@code drain-shard} / {@code undrain-shard}
-   * against the shard count inferred from the Leases ({@link StatusShardCount}): a Lease beyond
-   * it would be deleted by the replicas, and the mark with it. When the count cannot be inferred
+   * against the shard count the members publish, else the one inferred from the Leases
+   * ({@link StatusShardCount}): a Lease beyond it would be deleted by the replicas, and the mark
+   * with it. When the count cannot be inferred
    * (no shard Lease), a drain goes ahead with a note saying so. Returns the exit code when the
    * command must stop, null to go on.
    */
@@ -169,10 +172,9 @@ public final class StatusCommand implements Command {
     }
     StatusShardCount count = StatusShardCount.of(0, leases, clock.instant());
     int n = shard(argument, 0);
-    if (count.known() && n >= count.count()) {
-      err.println(name() + ": the shard must be an integer from 0 to " + (count.count() - 1) + " (shard count "
-          + count.count() + ", inferred from the shard leases; --shards N sets it): '" + argument + "' (see: "
-          + name() + " --help)");
+    if (count.known() && n >= count.drainable()) {
+      err.println(name() + ": the shard must be an integer from 0 to " + (count.drainable() - 1) + " ("
+          + count.drainLimit() + "): '" + argument + "' (see: " + name() + " --help)");
       return EXIT_USAGE;
     }
     if (!count.known() && subcommand.equals("drain-shard")) {

@@ -122,7 +122,7 @@ class StatusDrainIT {
     assertThat(status.run("drain-shard", "8")).isEqualTo(Command.EXIT_USAGE);
     assertThat(stdout()).isEmpty();
     assertThat(status.errLines()).singleElement().isEqualTo("status: the shard "
-        + "must be an integer from 0 to 7 (shard count 8, inferred from the shard leases; --shards N sets it): '8' "
+        + "must be an integer from 0 to 7 (shard count 8, published by the members; --shards N sets it): '8' "
         + "(see: status --help)");
     assertThat(client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-8").get()).isNull();
 

@@ -80,6 +80,46 @@ class StatusTableTest {
   }
 
   @Test
+  void withoutShardsTheCountTheMembersPublishBoundsTheTableAndShardsWithoutALeaseAreRows() {
+    Lease released = publishing(member("cm-old", "modulo", null, false, 5), "4");
+    released.getSpec().setHolderIdentity("");
+    String table = render(List.of(shard(0, "cm-a", false), shard(1, "cm-b", false), shard(9, "", false),
+        publishing(member("cm-a", "modulo", null, false, 1), "8"), publishing(member("cm-b", "modulo", null, false, 1), "8"),
+        released), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("7\\s+-\\s+-\\s+-\\s+no lease"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("9\\s+-\\s+1s\\s+0\\s+free \\(outside the shard count\\)"));
+    assertThat(table).as("a released member's count is not the replicas' count")
+        .contains("2 of 8 shards owned", "shard count 8: published by the members (--shards N sets it)")
+        .doesNotContain("mismatch");
+  }
+
+  @Test
+  void membersPublishingDifferentCountsAreNamedUnderTheTableWhichGoesUpToTheLargest() {
+    String table = render(List.of(shard(0, "cm-a", false),
+        publishing(member("cm-a", "modulo", null, false, 1), "4"), publishing(member("cm-b", "modulo", null, false, 1), "6")),
+        "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("5\\s+-\\s+-\\s+-\\s+no lease"));
+    assertThat(table).contains("1 of 6 shards owned",
+        "shard count 6: the largest the members publish; they disagree (cm-a=4, cm-b=6; --shards N sets it)",
+        "shard count mismatch among members that are not released (cm-a=4, cm-b=6)");
+    StatusShardCount count = count(List.of(publishing(member("cm-a", "modulo", null, false, 1), "4"),
+        publishing(member("cm-b", "modulo", null, false, 1), "6"), member("cm-c", "modulo", null, false, 1)));
+    assertThat(count.drainable()).as("drain-shard: below the smallest, which no replica deletes").isEqualTo(4);
+    assertThat(count.drainLimit()).isEqualTo("the members publish different shard counts (cm-a=4, cm-b=6, cm-c=none) "
+        + "and a replica deletes the Lease of a shard beyond its own; --shards N sets it");
+  }
+
+  @Test
+  void theShardsFlagWinsOverTheMembersCountAndMembersThatPublishNoneLeaveItToTheLeases() {
+    List<Lease> publishing8 = List.of(shard(0, "cm-a", false), publishing(member("cm-a", "modulo", null, false, 1), "8"));
+    assertThat(render(publishing8, "convoy-cm", "convoy-system", 3, NOW)).contains("1 of 3 shards owned",
+        "shard count 3: from --shards");
+    assertThat(count(publishing8).drainLimit()).isEqualTo("shard count 8, published by the members; --shards N sets it");
+    assertThat(render(List.of(shard(0, "cm-a", false), member("cm-a", "modulo", null, false, 1)), "convoy-cm",
+        "convoy-system", 0, NOW)).contains("shard count 1: inferred from the shard leases (--shards N sets it)");
+  }
+
+  @Test
   void withoutShardsTheCountIsInferredFromTheLeasesAndAFreeDrainedTopShardStaysInRange() {
     String table = render(List.of(shard(0, "cm-a", false), shard(1, "cm-a", false), shard(2, "", true),
         shard(40000, "", false), member("cm-a", "modulo", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
@@ -105,6 +145,19 @@ class StatusTableTest {
         serialization.convertValue(l, GenericKubernetesResource.class))).toList();
     StatusLeases sorted = StatusLeases.of(reads, component);
     return StatusTable.render(sorted, component, namespace, StatusShardCount.of(shardCount, sorted, now), now);
+  }
+
+  /** The count {@code status} works with, without {@code --shards}, for {@code leases}. */
+  private static StatusShardCount count(List<Lease> leases) {
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    return StatusShardCount.of(0, StatusLeases.of(leases.stream().map(l -> LeaseObjects.read(serialization, "convoy-cm",
+        serialization.convertValue(l, GenericKubernetesResource.class))).toList(), "convoy-cm"), NOW);
+  }
+
+  /** {@code member} publishing shard count {@code shards}, as a replica writes it. */
+  private static Lease publishing(Lease member, String shards) {
+    member.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, shards);
+    return member;
   }
 
   private static Lease shard(int i, String holder, boolean drained) {
