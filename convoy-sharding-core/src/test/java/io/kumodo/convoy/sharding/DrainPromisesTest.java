@@ -124,6 +124,55 @@ class DrainPromisesTest {
     assertThat(cluster.owned("cm-b")).hasSize(4);
   }
 
+  /**
+   * Calls {@code drain()} of its replica right after that replica's tick renewed its member
+   * lease (unmarked), once armed, as a stop signal handled on another thread can; notes at each
+   * free of a shard lease by that replica from then on whether its member lease in the store is
+   * marked.
+   */
+  static final class DrainsMidTick extends ForwardingLeaseStore {
+    Coordinator replica;
+    boolean armed;
+    CompletableFuture<Void> drained;
+    final java.util.List<String> frees = new java.util.ArrayList<>();
+
+    DrainsMidTick(InMemoryLeaseStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      Lease written = delegate.update(lease);
+      if (armed && lease.key().equals(MEMBER_A)) {
+        armed = false;
+        drained = replica.drain().toCompletableFuture(); // after step 1 of this tick, before step 2
+      } else if (drained != null && lease.key().role() == LeaseRole.SHARD && lease.isFree()) {
+        frees.add("shard " + lease.key().shard() + " freed, member lease drained="
+            + LeaseAnnotations.isDrained(delegate.get(MEMBER_A)));
+      }
+      return written;
+    }
+  }
+
+  @Test
+  void aDrainThatLandsMidTickAfterTheMemberLeaseWasRenewedFreesNoShardBeforeItsMarkIsWritten() {
+    TestCluster cluster = new TestCluster(4);
+    DrainsMidTick store = new DrainsMidTick(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    store.replica = a.coordinator;
+    cluster.start("cm-b");
+    cluster.run(TestCluster.LEASE);
+    assertThat(a.coordinator.ownedShards()).hasSize(2);
+
+    store.armed = true;
+    cluster.run(TestCluster.RENEW); // a's next regular tick renews its member lease: drain() lands then
+    assertThat(store.drained).as("drain() was called mid-tick").isNotNull().isCompleted();
+    assertThat(store.frees).as("the member lease when a freed its shards")
+        .containsExactlyInAnyOrder("shard 0 freed, member lease drained=true", "shard 2 freed, member lease drained=true");
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(cluster.owned("cm-b")).as("taken at the free, on the watch event").hasSize(4);
+  }
+
   @Test
   void anUndrainBeforeTheDrainCompletedEndsTheFirstCallersFutureExceptionally() {
     TestCluster cluster = new TestCluster(4);
