@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.kumodo.convoy.sharding.mockserver.OffLoopWatchListener;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

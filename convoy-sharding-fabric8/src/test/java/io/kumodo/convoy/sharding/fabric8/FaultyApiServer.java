@@ -19,6 +19,8 @@ import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.kumodo.convoy.sharding.mockserver.IfPresent;
+import io.kumodo.convoy.sharding.mockserver.OffLoopWatchListener;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HashMap;

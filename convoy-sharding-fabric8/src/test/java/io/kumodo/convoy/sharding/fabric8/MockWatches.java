@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.kumodo.convoy.sharding.mockserver.MockFields;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.mockserver;
 
 import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Dispatcher;
@@ -20,14 +20,13 @@ import java.util.concurrent.locks.ReadWriteLock;
  * after taking the watch out of the server's watch list. The mock's watch listener waits, in
  * {@code onClosed}/{@code onFailure}, for its sender thread, whose pending send waits for the
  * event loop: a watch closed while events are being sent stalls the whole server for tens of
- * seconds. Handing those two calls to another thread breaks that cycle (the idea of the examples
- * module's class of the same name). But the listener then stays in the server's watch list while
- * its sender shuts down, and a write that notifies it meanwhile fails with a
+ * seconds. Handing those two calls to another thread breaks that cycle. But the listener then
+ * stays in the server's watch list while its sender shuts down, and a write that notifies it meanwhile fails with a
  * RejectedExecutionException: the write gets no answer and the watches after it in the list miss
  * the event. So the watch first leaves the list, under the server's write lock (writes notify
  * watches under it). Reads the mock's private fields; fails loudly if they move.
  */
-final class OffLoopWatchListener extends WebSocketListener {
+public final class OffLoopWatchListener extends WebSocketListener {
   private static final ExecutorService CLOSER = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "mock-watch-closer");
     t.setDaemon(true);
@@ -45,7 +44,7 @@ final class OffLoopWatchListener extends WebSocketListener {
   }
 
   /** Wraps {@code watch}, a watch listener that {@code mixed} (a KubernetesMixedDispatcher) made. */
-  static OffLoopWatchListener wrap(WebSocketListener watch, Dispatcher mixed) {
+  public static OffLoopWatchListener wrap(WebSocketListener watch, Dispatcher mixed) {
     Object crud = MockFields.read(mixed, "kubernetesCrudDispatcher");
     return new OffLoopWatchListener(watch, ((ReadWriteLock) MockFields.read(crud, "lock")).writeLock(),
         (Set<?>) MockFields.read(watch, "watchEventListenerList"));
