@@ -7,9 +7,9 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -53,32 +53,29 @@ class ChaosIT {
     t.setDaemon(true);
     return t;
   });
+  private MockFleet mock;
   private FaultyApiServer api;
-  private KubernetesClient client;
   private Fleet fleet;
   private OwnershipSampler sampler;
   private long start;
 
   @BeforeEach
   void startFive() {
-    api = FaultyApiServer.start();
+    String[] ids = new String[REPLICAS];
+    Arrays.setAll(ids, i -> "r" + i);
     // The API server is healthy here: a request timeout well above a cold JVM's first requests.
-    client = FaultyApiServer.client(api.port(), c -> c.withRequestRetryBackoffLimit(0).withRequestTimeout(2_000));
-    fleet = new Fleet(() -> client, false, true, SHARDS, LEASE, RENEW);
-    for (int i = 0; i < REPLICAS; i++) {
-      fleet.start("r" + i);
-    }
-    sampler = new OwnershipSampler(fleet::coordinators, SHARDS);
+    mock = MockFleet.start(c -> c.withRequestRetryBackoffLimit(0).withRequestTimeout(2_000), true, SHARDS, LEASE,
+        RENEW, ids);
+    api = mock.api;
+    fleet = mock.fleet;
+    sampler = mock.sampler;
     await().atMost(Duration.ofSeconds(20)).until(fleet::converged);
   }
 
   @AfterEach
   void stopAll() {
     events.shutdownNow();
-    sampler.close();
-    fleet.close();
-    client.close();
-    api.close();
+    mock.close();
     assertThat(sampler.violations()).as("seed %d: samples with a shard of two owners, of %d; trace:%n%s", seed,
         sampler.samples(), String.join("\n", trace)).isEmpty();
     assertThat(fleet.overlaps).as("seed %d: overlapping store calls of one coordinator", seed).isEmpty();

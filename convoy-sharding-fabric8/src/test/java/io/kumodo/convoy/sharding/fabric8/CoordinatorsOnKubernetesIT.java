@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server (the
- * fleet fixture: {@link FaultyApiServer}, {@link Fleet}, {@link OwnershipSampler}), each with its
+ * fleet fixture {@link MockFleet}: server, fleet and ownership sampler), each with its
  * own {@link KubernetesLeaseStore} and tick thread. The sampler records every shard with two
  * owners; each test ends by asserting there was none.
  */
@@ -43,30 +43,22 @@ class CoordinatorsOnKubernetesIT {
   private static final Duration RENEW = Duration.ofMillis(500);
   private static final Duration SLACK = Duration.ofSeconds(1);
 
-  private FaultyApiServer api;
+  private MockFleet mock;
   private KubernetesClient client;
   private Fleet replicas;
-  private OwnershipSampler sampler;
 
   @BeforeEach
   void startThree() {
-    api = FaultyApiServer.start();
-    client = FaultyApiServer.client(api.port(), c -> c);
-    replicas = new Fleet(() -> client, false, true, SHARDS, LEASE, RENEW);
-    replicas.start("cm-c");
-    replicas.start("cm-a");
-    replicas.start("cm-b");
-    sampler = new OwnershipSampler(replicas::coordinators, SHARDS);
+    mock = MockFleet.start(c -> c, true, SHARDS, LEASE, RENEW, "cm-c", "cm-a", "cm-b");
+    client = mock.client;
+    replicas = mock.fleet;
     poll(Duration.ofSeconds(10)).until(replicas::ownsByModulo);
   }
 
   @AfterEach
   void stopAll() {
-    sampler.close();
-    replicas.close();
-    client.close();
-    api.close();
-    assertThat(sampler.violations()).as("shards owned by two coordinators").isEmpty();
+    mock.close();
+    assertThat(mock.sampler.violations()).as("shards owned by two coordinators").isEmpty();
   }
 
   @Test

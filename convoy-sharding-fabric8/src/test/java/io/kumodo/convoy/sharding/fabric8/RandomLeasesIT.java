@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.fabric8.GarbageLeases.Garbage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,8 +51,8 @@ class RandomLeasesIT {
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final ch.qos.logback.classic.Logger storeLog =
       (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(KubernetesLeaseStore.class);
+  private MockFleet mock;
   private FaultyApiServer api;
-  private KubernetesClient client;
   private Fleet fleet;
   private OwnershipSampler sampler;
 
@@ -61,20 +60,17 @@ class RandomLeasesIT {
   void startThree() {
     logged.start();
     storeLog.addAppender(logged);
-    api = FaultyApiServer.start();
-    client = FaultyApiServer.client(api.port(), c -> c.withRequestRetryBackoffLimit(0));
-    fleet = new Fleet(() -> client, false, false, SHARDS, LEASE, RENEW);
-    IDS.forEach(fleet::start);
-    sampler = new OwnershipSampler(fleet::coordinators, SHARDS);
+    mock = MockFleet.start(c -> c.withRequestRetryBackoffLimit(0), false, SHARDS, LEASE, RENEW,
+        IDS.toArray(String[]::new));
+    api = mock.api;
+    fleet = mock.fleet;
+    sampler = mock.sampler;
     await().atMost(Duration.ofSeconds(10)).until(fleet::converged);
   }
 
   @AfterEach
   void stopAll() {
-    sampler.close();
-    fleet.close();
-    client.close();
-    api.close();
+    mock.close();
     storeLog.detachAppender(logged);
     assertThat(sampler.violations()).as("seed %d: samples with a shard of two owners, of %d", seed, sampler.samples())
         .isEmpty();

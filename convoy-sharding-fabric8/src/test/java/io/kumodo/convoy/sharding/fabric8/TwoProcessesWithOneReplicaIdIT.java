@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -27,28 +26,21 @@ class TwoProcessesWithOneReplicaIdIT {
   private static final Duration RENEW = Duration.ofMillis(500);
   private static final int SHARDS = 8;
 
-  private FaultyApiServer api;
-  private KubernetesClient client;
+  private MockFleet mock;
   private Fleet fleet;
   private OwnershipSampler sampler;
 
   @BeforeEach
   void startTwo() {
-    api = FaultyApiServer.start();
-    client = FaultyApiServer.client(api.port(), c -> c.withRequestRetryBackoffLimit(0));
-    fleet = new Fleet(() -> client, false, true, SHARDS, LEASE, RENEW);
-    fleet.start("cm-a");
-    fleet.start("cm-b");
-    sampler = new OwnershipSampler(fleet::coordinators, SHARDS);
+    mock = MockFleet.start(c -> c.withRequestRetryBackoffLimit(0), true, SHARDS, LEASE, RENEW, "cm-a", "cm-b");
+    fleet = mock.fleet;
+    sampler = mock.sampler;
     await().atMost(Duration.ofSeconds(10)).until(fleet::converged);
   }
 
   @AfterEach
   void stopAll() {
-    sampler.close();
-    fleet.close();
-    client.close();
-    api.close();
+    mock.close();
     assertThat(sampler.violations()).as("samples with a shard of two owners, of %d", sampler.samples()).isEmpty();
   }
 
