@@ -50,15 +50,16 @@ public final class ComparisonBench {
     boolean real = rest.remove(REAL);
     Args args = new Args(rest.toArray(String[]::new), FLAGS);
     Comparison.Settings s = new Comparison.Settings(args.integer("runs", 5), args.integer("replicas", 3),
-        args.integer("shards", 32), args.duration("lease", "3s"), args.duration("renew-deadline", "2s"),
-        args.duration("renew", "1s"), Assignment.named(args.string("assignment", "modulo")),
+        args.integer("shards", 32), args.duration("lease", "6s"), args.duration("renew-deadline", "5s"),
+        args.duration("renew", "2s"), Assignment.named(args.string("assignment", "modulo")),
         args.integer("objects", 10_000), args.duration("io", "5ms"), args.integer("workers", 4),
         args.integers("workload-replicas", "1,2,4,8"), args.integer("intervals", 5), args.integer("seed", 1));
     long start = System.nanoTime();
     out.printf(Locale.ROOT, "leader election (fabric8 LeaderElector, LeaseLock) vs convoy: lease %s, renew deadline %s"
         + " (leader election), retry period = renew interval %s; %d replicas, %d shards (%s), %d runs; workload %d"
-        + " objects x %s of I/O, %d workers per replica; %d cores, load average %.2f%n", s.lease(),
-        s.renewDeadline(), s.renew(), s.replicas(), s.shards(), s.assignment().name(), s.runs(), s.objects(), s.io(),
+        + " objects x %s of I/O, %d workers per replica; %d cores, load average %.2f%n", format(s.lease()),
+        format(s.renewDeadline()), format(s.renew()), s.replicas(), s.shards(), s.assignment().name(), s.runs(),
+        s.objects(), format(s.io()),
         s.workers(), Runtime.getRuntime().availableProcessors(), load());
     Map<String, List<Table>> tables = new LinkedHashMap<>();
     try (MockApiServer api = MockApiServer.start(0)) {
@@ -93,6 +94,10 @@ public final class ComparisonBench {
       out.print(t.markdown());
     }
     return tables;
+  }
+
+  private static String format(java.time.Duration d) {
+    return io.kumodo.convoy.sharding.Durations.format(d);
   }
 
   private static double load() {

@@ -128,8 +128,10 @@ final class ConvoyRuns {
     }
   }
 
+  /** How long a fleet may take to converge (not measured): 4 lease durations, at least a minute on a loaded machine. */
   private Duration settle() {
-    return lease.multipliedBy(4);
+    Duration four = lease.multipliedBy(4);
+    return four.compareTo(Duration.ofMinutes(1)) > 0 ? four : Duration.ofMinutes(1);
   }
 
   private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
