@@ -101,15 +101,24 @@ public final class RealKube implements BeforeAllCallback, ParameterResolver, Aut
     return serviceAccountClient(server.port());
   }
 
-  /** Applies the shipped manifest {@code deploy/<file>} as the admin (server-side apply). */
+  /**
+   * Applies the shipped manifest {@code deploy/<file>} of the examples module as the admin
+   * (server-side apply).
+   */
   public void applyShipped(String file) {
-    try (InputStream yaml = Files.newInputStream(Path.of("deploy", file))) {
+    try (InputStream yaml = Files.newInputStream(deployDirectory().resolve(file))) {
       for (HasMetadata object : admin().load(yaml).items()) {
         admin().resource(object).forceConflicts().serverSideApply();
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** {@code deploy} of the examples module, from its directory or from a module beside it (the JOSDK one). */
+  private static Path deployDirectory() {
+    Path here = Path.of("deploy");
+    return Files.isDirectory(here) ? here : Path.of("..", "deploy");
   }
 
   @Override
