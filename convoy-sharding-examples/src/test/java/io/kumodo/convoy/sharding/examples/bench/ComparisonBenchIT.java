@@ -44,7 +44,7 @@ class ComparisonBenchIT {
       assertThat(Double.parseDouble(row.get(3))).as("ratio of %s", row.get(0)).isPositive();
     }
     assertThat(tables.get("mock").get(1).rows()).extracting(row -> row.get(0)).containsExactly("1", "2");
-    assertThat(tables.get("mock").get(1).rows()).extracting(row -> row.get(9)).containsOnly("0 / 0");
+    assertThat(tables.get("mock").get(1).rows()).extracting(row -> row.get(10)).containsOnly("0 / 0");
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(printed).contains(comparison.markdown(), tables.get("mock").get(1).markdown(),
         tables.get("mock").get(2).markdown());

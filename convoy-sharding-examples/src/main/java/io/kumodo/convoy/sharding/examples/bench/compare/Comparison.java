@@ -52,6 +52,7 @@ public final class Comparison {
       cr.requests(fleet, s.intervals(), convoy);
     }
     List<String> keys = Workload.keys(s.objects());
+    Workload.warmUp(keys, s.workers(), s.io()); // so that neither side's first run pays for the JIT
     for (int n : s.workloadReplicas()) {
       election.workload.put(n, le.workload(n, keys, s.workers(), s.io()));
       out.printf("workload, %d replicas: leader election %.0f objects/s%n", n, election.workload.get(n).perSecond());
@@ -85,15 +86,19 @@ public final class Comparison {
   private Table workload() {
     Table t = new Table("replicas", "leader election s", "leader election objects/s", "x leader election, 1 replica",
         "convoy s", "convoy objects/s", "x leader election, same replicas", "x leader election, 1 replica",
-        "convoy objects per replica, min / max", "reconciled twice (LE / convoy)");
+        "leader election / convoy x one replica's capacity", "convoy objects per replica, min / max",
+        "reconciled twice (LE / convoy)");
     double base = election.workload.get(s.workloadReplicas().get(0)).perSecond();
+    double capacity = s.workers() * 1e9 / s.io().toNanos(); // one replica: workers / I/O per reconcile
     for (int n : s.workloadReplicas()) {
       Workload.Result le = election.workload.get(n);
       Workload.Result c = convoy.workload.get(n);
       int min = c.perReplica().stream().mapToInt(Integer::intValue).min().orElse(0);
       int max = c.perReplica().stream().mapToInt(Integer::intValue).max().orElse(0);
       t.add(n, le.seconds(), le.perSecond(), le.perSecond() / base, c.seconds(), c.perSecond(),
-          c.perSecond() / le.perSecond(), c.perSecond() / base, min + " / " + max, le.twice() + " / " + c.twice());
+          c.perSecond() / le.perSecond(), c.perSecond() / base,
+          Table.format(le.perSecond() / capacity) + " / " + Table.format(c.perSecond() / capacity), min + " / " + max,
+          le.twice() + " / " + c.twice());
     }
     return t;
   }
