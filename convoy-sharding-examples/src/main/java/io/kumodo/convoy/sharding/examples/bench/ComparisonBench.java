@@ -34,7 +34,7 @@ import java.util.Map;
 public final class ComparisonBench {
   private static final String REAL = "--real-api-server";
   private static final List<String> FLAGS = List.of("runs", "replicas", "shards", "lease", "renew-deadline", "renew",
-      "assignment", "objects", "io", "workers", "workload-replicas", "intervals", "seed");
+      "assignment", "objects", "io", "workers", "workload-replicas", "workload-runs", "intervals", "seed");
 
   private ComparisonBench() {}
 
@@ -53,14 +53,14 @@ public final class ComparisonBench {
         args.integer("shards", 32), args.duration("lease", "6s"), args.duration("renew-deadline", "5s"),
         args.duration("renew", "2s"), Assignment.named(args.string("assignment", "modulo")),
         args.integer("objects", 10_000), args.duration("io", "5ms"), args.integer("workers", 4),
-        args.integers("workload-replicas", "1,2,4,8"), args.integer("intervals", 5), args.integer("seed", 1));
+        args.integers("workload-replicas", "1,2,4,8"), args.integer("workload-runs", 2), args.integer("intervals", 5),
+        args.integer("seed", 1));
     long start = System.nanoTime();
     out.printf(Locale.ROOT, "leader election (fabric8 LeaderElector, LeaseLock) vs convoy: lease %s, renew deadline %s"
         + " (leader election), retry period = renew interval %s; %d replicas, %d shards (%s), %d runs; workload %d"
-        + " objects x %s of I/O, %d workers per replica; %d cores, load average %.2f%n", format(s.lease()),
+        + " objects x %s of I/O, %d workers per replica, best of %d; %d cores, load average %.2f%n", format(s.lease()),
         format(s.renewDeadline()), format(s.renew()), s.replicas(), s.shards(), s.assignment().name(), s.runs(),
-        s.objects(), format(s.io()),
-        s.workers(), Runtime.getRuntime().availableProcessors(), load());
+        s.objects(), format(s.io()), s.workers(), s.workloadRuns(), Runtime.getRuntime().availableProcessors(), load());
     Map<String, List<Table>> tables = new LinkedHashMap<>();
     try (MockApiServer api = MockApiServer.start(0)) {
       out.println("\n## on the mock API server (" + api.url() + ")");

@@ -20,8 +20,8 @@ import java.util.List;
 public final class Comparison {
   /** The settings of one comparison. */
   public record Settings(int runs, int replicas, int shards, Duration lease, Duration renewDeadline, Duration renew,
-      Assignment assignment, int objects, Duration io, int workers, List<Integer> workloadReplicas, int intervals,
-      long seed) {}
+      Assignment assignment, int objects, Duration io, int workers, List<Integer> workloadReplicas, int workloadRuns,
+      int intervals, long seed) {}
 
   private final Settings s;
   private final PrintStream out;
@@ -54,9 +54,9 @@ public final class Comparison {
     List<String> keys = Workload.keys(s.objects());
     Workload.warmUp(keys, s.workers(), s.io()); // so that neither side's first run pays for the JIT
     for (int n : s.workloadReplicas()) {
-      election.workload.put(n, le.workload(n, keys, s.workers(), s.io()));
+      election.workload.put(n, le.workload(n, keys, s.workers(), s.io(), s.workloadRuns()));
       out.printf("workload, %d replicas: leader election %.0f objects/s%n", n, election.workload.get(n).perSecond());
-      convoy.workload.put(n, cr.workload(n, keys, s.workers(), s.io()));
+      convoy.workload.put(n, cr.workload(n, keys, s.workers(), s.io(), s.workloadRuns()));
       out.printf("workload, %d replicas: convoy %.0f objects/s%n", n, convoy.workload.get(n).perSecond());
     }
     le.releaseAll();

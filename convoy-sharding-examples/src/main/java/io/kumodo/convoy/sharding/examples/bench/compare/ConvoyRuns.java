@@ -106,8 +106,9 @@ final class ConvoyRuns {
     }
   }
 
-  /** The workload on {@code n} replicas: each reconciles the objects of the shards it owns. */
-  Workload.Result workload(int n, List<String> keys, int workers, Duration io) throws InterruptedException {
+  /** The best of {@code runs} workload runs on {@code n} replicas: each reconciles the objects of the shards it owns. */
+  Workload.Result workload(int n, List<String> keys, int workers, Duration io, int runs)
+      throws InterruptedException {
     try (Fleet fleet = fleet("bench-workload-" + n, n)) {
       List<Workload.Gate> gates = new ArrayList<>();
       for (BenchReplica r : fleet.running()) {
@@ -124,7 +125,7 @@ final class ConvoyRuns {
           }
         });
       }
-      return Workload.run(keys, gates, workers, io);
+      return Workload.best(keys, gates, workers, io, runs);
     }
   }
 

@@ -125,8 +125,9 @@ final class ElectionRuns {
     }
   }
 
-  /** The workload on a fleet of {@code n} electors: only the leader reconciles. */
-  Workload.Result workload(int n, List<String> keys, int workers, Duration io) throws InterruptedException {
+  /** The best of {@code runs} workload runs on a fleet of {@code n} electors: only the leader reconciles. */
+  Workload.Result workload(int n, List<String> keys, int workers, Duration io, int runs)
+      throws InterruptedException {
     try (Fleet fleet = new Fleet("bench-workload-" + n, n)) {
       List<Workload.Gate> gates = new ArrayList<>();
       for (ElectorReplica r : fleet.running) {
@@ -140,7 +141,7 @@ final class ElectionRuns {
           public void exit(String key) {}
         });
       }
-      return Workload.run(keys, gates, workers, io);
+      return Workload.best(keys, gates, workers, io, runs);
     }
   }
 

@@ -56,6 +56,24 @@ final class Workload {
     run(keys.subList(0, Math.min(2_000, keys.size())), List.of(all), workers, io);
   }
 
+  /**
+   * The fastest of {@code runs} runs on the same replicas (a fleet just started, or a load peak,
+   * slows one run), with the objects reconciled twice summed over all runs.
+   */
+  static Result best(List<String> keys, List<Gate> gates, int workers, Duration io, int runs)
+      throws InterruptedException {
+    Result best = null;
+    int twice = 0;
+    for (int i = 0; i < runs; i++) {
+      Result r = run(keys, gates, workers, io);
+      twice += r.twice();
+      if (best == null || r.perSecond() > best.perSecond()) {
+        best = r;
+      }
+    }
+    return new Result(best.seconds(), best.perSecond(), best.perReplica(), twice);
+  }
+
   /** Runs {@code keys} on the replicas behind {@code gates}; throws when they are not all reconciled in time. */
   static Result run(List<String> keys, List<Gate> gates, int workers, Duration io) throws InterruptedException {
     ConcurrentHashMap<String, Integer> done = new ConcurrentHashMap<>();
