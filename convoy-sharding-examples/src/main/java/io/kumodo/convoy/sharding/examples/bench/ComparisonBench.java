@@ -4,13 +4,11 @@
  */
 package io.kumodo.convoy.sharding.examples.bench;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.examples.MockApiServer;
 import io.kumodo.convoy.sharding.examples.bench.compare.Comparison;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchReplica;
+import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
-import io.kumodo.convoy.sharding.examples.kube.RealApiServer;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -28,8 +26,9 @@ import java.util.Map;
  *
  * <pre>java -cp convoy-sharding-examples/target/convoy-demo.jar io.kumodo.convoy.sharding.examples.bench.ComparisonBench</pre>
  *
- * <p>On the examples' mock API server; with {@code --real-api-server} also on a real etcd and
- * kube-apiserver ({@link RealApiServer}, built on first use), where their binaries can be had.
+ * <p>On the examples' mock API server; with {@code --real-api-server} then also on a real etcd and
+ * kube-apiserver (the failover benchmark's {@link BenchServer}; the binaries are built first when
+ * needed, and where they cannot be, one line says why).
  */
 public final class ComparisonBench {
   private static final String REAL = "--real-api-server";
@@ -62,26 +61,17 @@ public final class ComparisonBench {
         format(s.renewDeadline()), format(s.renew()), s.replicas(), s.shards(), s.assignment().name(), s.runs(),
         s.objects(), format(s.io()), s.workers(), s.workloadRuns(), Runtime.getRuntime().availableProcessors(), load());
     Map<String, List<Table>> tables = new LinkedHashMap<>();
-    try (MockApiServer api = MockApiServer.start(0)) {
-      out.println("\n## on the mock API server (" + api.url() + ")");
-      tables.put("mock", print(out, new Comparison(s, out).run(BenchReplica.mockConfig(api.url()),
-          BenchReplica.NAMESPACE)));
-    }
-    if (real) {
-      RealApiServer server;
+    for (String name : real ? List.of("mock", "real") : List.of("mock")) {
+      BenchServer server;
       try {
-        server = RealApiServer.start();
+        server = BenchServer.start(name);
       } catch (KubeBinaries.Unavailable e) {
         out.println("\nno real API server: " + e.getMessage());
-        server = null;
+        continue;
       }
-      if (server != null) {
-        try (RealApiServer api = server) {
-          out.println("\n## on a real etcd and kube-apiserver (" + api.url() + ")");
-          api.admin().resource(new NamespaceBuilder().withNewMetadata().withName(BenchReplica.NAMESPACE).endMetadata()
-              .build()).serverSideApply();
-          tables.put("real", print(out, new Comparison(s, out).run(api.adminConfig(), BenchReplica.NAMESPACE)));
-        }
+      try (BenchServer api = server) {
+        out.println("\n## on the " + name + " API server");
+        tables.put(name, print(out, new Comparison(s, out).run(api.config(), BenchReplica.NAMESPACE)));
       }
     }
     out.printf(Locale.ROOT, "%nload average at the end %.2f; took %.0f s%n", load(), (System.nanoTime() - start) / 1e9);
