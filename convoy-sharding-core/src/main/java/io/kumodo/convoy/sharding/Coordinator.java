@@ -4,18 +4,11 @@
  */
 package io.kumodo.convoy.sharding;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,32 +61,22 @@ public final class Coordinator implements AutoCloseable {
   private final Settings settings;
   private final Ownership ownership;
   private final TickRule rule;
-  private final ReentrantLock tickLock = new ReentrantLock();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private final Object scheduleLock = new Object();
-  private final Scheduler injectedScheduler;
   private final DrainFutures drains = new DrainFutures();
-  /** Guarded by tickLock: the leases were freed at close. */
-  private boolean released;
-  /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
-  private volatile boolean releaseWaiting;
-  private final ReentrantLock idleLock = new ReentrantLock();
-  private final java.util.concurrent.locks.Condition idle = idleLock.newCondition();
-
-  // Guarded by scheduleLock.
-  private Scheduler scheduler;
-  private ScheduledThreadPoolExecutor ownExecutor;
-  private Future<?> pending;
-  private long pendingAt;
-  private long nextRegularAt;
-  private long lastTickStart = Long.MIN_VALUE;
-  private AutoCloseable watch;
+  // Lock order: tickLock (in ticks), then scheduleLock (in wakeUps), then idleLock (in ticks);
+  // scheduleLock and idleLock are never held together, and no tick runs under scheduleLock.
+  /** Runs one tick at a time (tick lock) and frees the leases once at close. */
+  private final TickRunner ticks;
+  /** When the ticks run: regular, expiry and event-driven wake-ups, under one lock of its own. */
+  private final TickScheduler wakeUps;
 
   private Coordinator(Settings settings, List<OnChange> listeners, Scheduler scheduler) {
     this.settings = settings;
     this.ownership = new Ownership(settings.shardCount(), settings.ticker());
     this.rule = new TickRule(settings, ownership, listeners);
-    this.injectedScheduler = scheduler;
+    this.ticks = new TickRunner(settings, ownership, rule, drains, () -> state.get() == State.CLOSED);
+    this.wakeUps = new TickScheduler(settings, scheduler, () -> state.get() == State.STARTED, ticks::tick,
+        event -> rule.noteWatched(event, settings.ticker().read()));
   }
 
   /** A new builder with the spec's defaults. */
@@ -111,7 +94,7 @@ public final class Coordinator implements AutoCloseable {
     if (state.get() != State.NEW) {
       throw new IllegalStateException("prime() must run before start(): " + state.get());
     }
-    runTick();
+    ticks.tickNow();
   }
 
   /**
@@ -124,31 +107,7 @@ public final class Coordinator implements AutoCloseable {
     if (!state.compareAndSet(State.NEW, State.STARTED)) {
       throw new IllegalStateException("start() needs a NEW coordinator: " + state.get());
     }
-    synchronized (scheduleLock) {
-      if (injectedScheduler != null) {
-        scheduler = injectedScheduler;
-      } else {
-        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
-          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
-          t.setDaemon(true);
-          return t;
-        });
-        ownExecutor.setRemoveOnCancelPolicy(true);
-        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        scheduler = ownExecutor::schedule;
-      }
-      nextRegularAt = settings.ticker().read();
-      wakeAt(nextRegularAt);
-    }
-    try {
-      AutoCloseable handle = settings.store().watch(settings.component(), this::onLeaseEvent);
-      synchronized (scheduleLock) {
-        watch = handle;
-      }
-    } catch (RuntimeException e) {
-      log.warn("{}/{}: lease watch unavailable, ticking at the renew interval only: {}", settings.component(),
-          settings.replicaId(), e.toString());
-    }
+    wakeUps.start();
   }
 
   /**
@@ -169,50 +128,10 @@ public final class Coordinator implements AutoCloseable {
     // Owns nothing from now on, whatever a running tick does later.
     ownership.close();
     drains.close();
-    AutoCloseable handle;
-    synchronized (scheduleLock) {
-      if (pending != null) {
-        pending.cancel(false);
-        pending = null;
-      }
-      handle = watch;
-      watch = null;
-    }
-    if (handle != null) {
-      try {
-        handle.close();
-      } catch (Exception e) {
-        log.debug("closing the lease watch failed", e);
-      }
-    }
+    wakeUps.stop();
     // The time limit counts from here, the wait for a running tick included.
-    long deadline = settings.ticker().read() + settings.closeTimeout().toNanos();
-    boolean locked;
-    try {
-      // A tick stuck on the store must not hold close() past its time limit.
-      locked = tickLock.tryLock(settings.closeTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      locked = false;
-    }
-    if (locked) {
-      try {
-        releaseOnce(deadline);
-      } finally {
-        tickLock.unlock();
-      }
-    } else {
-      // Owns nothing already (ownership.close above); when the stuck tick returns it frees the
-      // leases (releaseOnce) and reports the release to the callbacks.
-      log.warn("{}/{}: a tick still runs after the close time limit {}; owned shards end now, their leases are "
-          + "freed when that tick returns", settings.component(), settings.replicaId(),
-          Durations.format(settings.closeTimeout()));
-    }
-    synchronized (scheduleLock) {
-      if (ownExecutor != null) {
-        ownExecutor.shutdownNow();
-      }
-    }
+    ticks.releaseAtClose(settings.ticker().read() + settings.closeTimeout().toNanos());
+    wakeUps.shutdown();
     log.info("{}/{}: closed", settings.component(), settings.replicaId());
   }
 
@@ -223,12 +142,7 @@ public final class Coordinator implements AutoCloseable {
    */
   public void addOnChange(OnChange listener) {
     Objects.requireNonNull(listener, "listener");
-    tickLock.lock();
-    try {
-      rule.addListener(listener);
-    } finally {
-      tickLock.unlock();
-    }
+    ticks.addListener(listener);
   }
 
   /**
@@ -277,7 +191,7 @@ public final class Coordinator implements AutoCloseable {
   public java.util.concurrent.CompletionStage<Void> drain() {
     rule.requestDrain(Boolean.TRUE);
     java.util.concurrent.CompletableFuture<Void> drained = drains.drain();
-    requestTick();
+    wakeUps.requestTick();
     return drained;
   }
 
@@ -288,7 +202,7 @@ public final class Coordinator implements AutoCloseable {
   public void undrain() {
     rule.requestDrain(Boolean.FALSE);
     drains.undrain();
-    requestTick();
+    wakeUps.requestTick();
   }
 
   /**
@@ -298,12 +212,6 @@ public final class Coordinator implements AutoCloseable {
    */
   public boolean isDrained() {
     return rule.drained();
-  }
-
-  /** After a tick: completes (or, if the member lease was undrained, ends) a pending drain future. */
-  private void completeDrain() {
-    drains.tickEnded(rule.drainSettled(), ownership.published().isEmpty() && !rule.releasing(),
-        rule.undrainedByLease());
   }
 
   /**
@@ -325,14 +233,8 @@ public final class Coordinator implements AutoCloseable {
    * @throws IllegalStateException when no reconcile of {@code shard} was entered
    */
   public void exitShard(int shard) {
-    if (ownership.exit(shard) == 0 && releaseWaiting) {
-      idleLock.lock();
-      try {
-        idle.signalAll();
-      } finally {
-        idleLock.unlock();
-      }
-      requestTick();
+    if (ticks.exited(shard)) {
+      wakeUps.requestTick();
     }
   }
 
@@ -414,7 +316,7 @@ public final class Coordinator implements AutoCloseable {
     if (state.get() == State.CLOSED) {
       return;
     }
-    runTick();
+    ticks.tickNow();
   }
 
   @Override
@@ -423,186 +325,12 @@ public final class Coordinator implements AutoCloseable {
         + ownership.published() + "}";
   }
 
-  // ---------------------------------------------------------------------------------------------
-
-  /** At close, under the tick lock: frees the leases, once (close or a late tick, whichever is first). */
-  private void releaseOnce(long deadline) {
-    if (released) {
-      return;
-    }
-    released = true;
-    releaseWaiting = true;
-    try {
-      rule.releaseAll(deadline, this::awaitIdle);
-    } catch (RuntimeException | Error e) {
-      log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
-    }
-  }
-
-  /** Runs a tick; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
-  private long runTick(long fallback, boolean regular) {
-    tickLock.lock();
-    try {
-      if (state.get() == State.CLOSED) {
-        return fallback;
-      }
-      long start = settings.ticker().read();
-      rule.tick(regular);
-      if (state.get() == State.CLOSED) {
-        // close() gave up waiting for this tick: free the leases now, with a time limit of their own.
-        releaseOnce(settings.ticker().read() + settings.closeTimeout().toNanos());
-        return fallback;
-      }
-      releaseWaiting = rule.waitingForIdle();
-      try {
-        settings.events().tick(Duration.ofNanos(settings.ticker().read() - start));
-      } catch (RuntimeException e) {
-        log.debug("CoordinatorEvents.tick threw", e);
-      }
-      completeDrain();
-      return rule.nextDeadline(fallback);
-    } catch (RuntimeException | Error e) {
-      // Whatever a tick throws, an Error too, ends that tick only: the loop goes on, loudly.
-      log.error("{}/{}: tick failed; the next tick runs as scheduled", settings.component(), settings.replicaId(),
-          e);
-      return fallback;
-    } finally {
-      tickLock.unlock();
-    }
-  }
-
-  private void runTick() {
-    runTick(0, true);
-  }
-
-  /**
-   * Reacts to a lease change between ticks: a change that can move shards (a member joining,
-   * leaving or being drained, a shard lease freed, taken or annotated) runs an extra tick at once,
-   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not.
-   */
-  private void onLeaseEvent(LeaseEvent event) {
-    rule.noteWatched(event, settings.ticker().read());
-    if (state.get() == State.STARTED && relevant(event)) {
-      synchronized (scheduleLock) {
-        long now = settings.ticker().read();
-        long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + minTickGap();
-        wakeAt(earliest - now > 0 ? earliest : now);
-      }
-    }
-  }
-
-  /** True for a change that can alter the assignment or this replica's leases. */
-  private boolean relevant(LeaseEvent event) {
-    Lease before = event.previous();
-    Lease after = event.current();
-    boolean self = event.key().role() == LeaseRole.MEMBER && event.key().replicaId().equals(settings.replicaId());
-    if (self) {
-      // Our own writes are not news; an operator's annotation (e.g. a drain) is.
-      return before != null && after != null && !before.annotations().equals(after.annotations());
-    }
-    if (after != null && after.holder().equals(settings.replicaId())
-        && (before == null || !before.holder().equals(settings.replicaId()))) {
-      return false; // this replica's own create or take
-    }
-    if (before == null || after == null) {
-      return true; // a member or shard lease appeared or vanished
-    }
-    // A freed, taken or re-annotated lease can move shards; a renewal cannot.
-    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
-  }
-
-  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 20 ms. */
-  private long minTickGap() {
-    return Math.min(settings.renewNanos() / 4, 20_000_000L);
-  }
-
-  /** Asks for a tick as soon as possible (coalesced with a pending one). */
-  private void requestTick() {
-    synchronized (scheduleLock) {
-      wakeAt(settings.ticker().read());
-    }
-  }
-
-  /** Waits until no reconcile of {@code shards} runs, or the ticker passes {@code deadline}. */
-  private boolean awaitIdle(Set<Integer> shards, long deadline) {
-    idleLock.lock();
-    try {
-      long realRemaining = deadline - settings.ticker().read();
-      while (true) {
-        boolean busy = false;
-        for (int shard : shards) {
-          if (ownership.inFlight(shard) > 0) {
-            busy = true;
-            break;
-          }
-        }
-        if (!busy) {
-          return true;
-        }
-        long tickerRemaining = deadline - settings.ticker().read();
-        if (tickerRemaining <= 0 || realRemaining <= 0) {
-          return false;
-        }
-        // Bounded both by the injected ticker and by real time, so a virtual clock cannot hang close().
-        realRemaining = idle.awaitNanos(Math.min(realRemaining, tickerRemaining));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      idleLock.unlock();
-    }
-  }
-
-  /** The scheduled task: a tick, then the next wake-up. */
-  private void onWake() {
-    synchronized (scheduleLock) {
-      pending = null;
-    }
-    if (state.get() != State.STARTED) {
-      return;
-    }
-    long start = settings.ticker().read();
-    synchronized (scheduleLock) {
-      lastTickStart = start;
-    }
-    boolean regular;
-    synchronized (scheduleLock) {
-      regular = start - nextRegularAt >= 0;
-    }
-    long deadline = runTick(start + settings.leaseNanos(), regular);
-    synchronized (scheduleLock) {
-      if (regular) {
-        nextRegularAt = start + settings.renewNanos();
-      }
-      long next = deadline - nextRegularAt < 0 ? deadline : nextRegularAt;
-      // Never tick again sooner than the minimum gap: a deadline in the past must not spin.
-      wakeAt(next - (start + minTickGap()) < 0 ? start + minTickGap() : next);
-    }
-  }
-
-  /** Schedules a tick at ticker reading {@code at}, unless one is due earlier. */
-  private void wakeAt(long at) {
-    assert Thread.holdsLock(scheduleLock);
-    if (state.get() != State.STARTED || scheduler == null) {
-      return;
-    }
-    if (pending != null) {
-      if (pendingAt - at <= 0) {
-        return;
-      }
-      pending.cancel(false);
-    }
-    long delay = Math.max(0, at - settings.ticker().read());
-    pendingAt = at;
-    pending = scheduler.schedule(this::onWake, delay, TimeUnit.NANOSECONDS);
-  }
-
   /**
    * Builds a {@link Coordinator}. The options are checked at {@link #build()}: a bad value gives
    * an {@link IllegalArgumentException} that names the option, the value and the allowed range.
+   * (Its option methods and their checks are in the package-private {@link SettingsBuilder}.)
    */
-  public static final class Builder {
+  public static final class Builder extends SettingsBuilder {
     /** The default shard count, 32. */
     public static final int DEFAULT_SHARD_COUNT = 32;
     /** The largest shard count, 65536. */
@@ -614,149 +342,7 @@ public final class Coordinator implements AutoCloseable {
     /** The default time limit of {@link Coordinator#close()}, 5 s. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
-    private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    /** The word {@code member} after a {@code -}: the components whose Lease names could overlap another's. */
-    private static final Pattern MEMBER_WORD = Pattern.compile("-member(-|$)");
-    private static final int MAX_COMPONENT_LENGTH = 40;
-
-    private String component;
-    private String replicaId;
-    private int shardCount = DEFAULT_SHARD_COUNT;
-    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
-    private Duration renewInterval = DEFAULT_RENEW_INTERVAL;
-    private Duration fencingMargin;
-    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
-    private boolean keepMembershipOnClose;
-    private Assignment assignment = Assignment.modulo();
-    private String address;
-    private CoordinatorEvents events = new CoordinatorEvents() {};
-    private LeaseStore leaseStore;
-    private Ticker ticker = Ticker.system();
-    private Clock clock = Clock.systemUTC();
-    private Scheduler scheduler;
-    private final List<OnChange> listeners = new ArrayList<>();
-
     private Builder() {}
-
-    /**
-     * Required: the component, a DNS label of at most 40 characters, e.g. {@code convoy-cm}, with
-     * no word {@code member} after a {@code -} (so that no two components' Lease names overlap).
-     */
-    public Builder component(String component) {
-      this.component = component;
-      return this;
-    }
-
-    /** Required: this replica's ID, a DNS subdomain name such as a pod name. */
-    public Builder replicaId(String replicaId) {
-      this.replicaId = replicaId;
-      return this;
-    }
-
-    /** S, 1 to 65536; default 32. All replicas of all components must use the same value. */
-    public Builder shardCount(int shardCount) {
-      this.shardCount = shardCount;
-      return this;
-    }
-
-    /**
-     * How long a lease lasts without renewal; default 30 s, at most 24 h ({@link DurationLimits}).
-     * Longer than the longest reconcile.
-     */
-    public Builder leaseDuration(Duration leaseDuration) {
-      this.leaseDuration = leaseDuration;
-      return this;
-    }
-
-    /** The time between ticks; default 10 s; at least 100 ms and shorter than the lease duration. */
-    public Builder renewInterval(Duration renewInterval) {
-      this.renewInterval = renewInterval;
-      return this;
-    }
-
-    /**
-     * How long before its lease could expire in a peer's eyes a replica stops acting on a shard
-     * it cannot renew: it owns a shard until the send time of its last successful renewal plus
-     * the lease duration less this margin. It absorbs clock rate drift between pods and the
-     * time a reconcile runs past an {@code owns} check. Default: a fifth of the lease duration,
-     * or half the gap between the lease duration and the renew interval when that is smaller.
-     * Allowed: 0 or more, and less than the lease duration minus the renew interval.
-     */
-    public Builder fencingMargin(Duration fencingMargin) {
-      this.fencingMargin = fencingMargin;
-      return this;
-    }
-
-    /** The time limit for freeing the shard leases in {@link Coordinator#close()}; default 5 s, at most 24 h. */
-    public Builder closeTimeout(Duration closeTimeout) {
-      this.closeTimeout = closeTimeout;
-      return this;
-    }
-
-    /**
-     * When true, {@link Coordinator#close()} leaves the member lease as it is, the spec's
-     * literal behaviour: peers keep counting this replica as live, and do not take its freed
-     * shards, until the member lease is older than the lease duration (a drained replica's lease
-     * keeps its drain mark, so peers keep its shards; a mark of its own goes when a process comes
-     * back under its ID). Use it for StatefulSet
-     * pods that come back under the same name within the lease duration. Default false: close
-     * marks the member lease released so its shards move within one renew interval.
-     */
-    public Builder keepMembershipOnClose(boolean keep) {
-      this.keepMembershipOnClose = keep;
-      return this;
-    }
-
-    /** The assignment of shards to live replicas; default {@link Assignment#modulo()}. */
-    public Builder assignment(Assignment assignment) {
-      this.assignment = assignment;
-      return this;
-    }
-
-    /**
-     * Where this replica can be reached (e.g. {@code 10.1.2.3:8080}), published on its member
-     * lease ({@link LeaseAnnotations#ADDRESS}) for owner look-ups; default none.
-     */
-    public Builder address(String address) {
-      this.address = address;
-      return this;
-    }
-
-    /** Receives the coordinator's events, e.g. for metrics; default none. */
-    public Builder events(CoordinatorEvents events) {
-      this.events = Objects.requireNonNull(events, "events");
-      return this;
-    }
-
-    /** Required: where the leases live. */
-    public Builder leaseStore(LeaseStore leaseStore) {
-      this.leaseStore = leaseStore;
-      return this;
-    }
-
-    /** Adds an OnChange callback; any number, called in the order added. */
-    public Builder onChange(OnChange listener) {
-      listeners.add(Objects.requireNonNull(listener, "onChange"));
-      return this;
-    }
-
-    /** The monotonic time source; default {@link Ticker#system()}. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
-    /** The wall clock written into {@code renewTime}/{@code acquireTime}; default UTC system clock. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Where ticks run; default a daemon thread of the coordinator's own, made at start. */
-    public Builder scheduler(Scheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-      return this;
-    }
 
     /**
      * Checks the options and builds the coordinator.
@@ -764,51 +350,7 @@ public final class Coordinator implements AutoCloseable {
      * @throws IllegalArgumentException naming the first bad option, its value and the range
      */
     public Coordinator build() {
-      if (component == null || !COMPONENT.matcher(component).matches()
-          || component.length() > MAX_COMPONENT_LENGTH) {
-        throw new IllegalArgumentException("component must be a DNS label of 1 to " + MAX_COMPONENT_LENGTH
-            + " characters (lowercase letters, digits and '-', starting and ending with a letter or digit): "
-            + OptionLimits.quote(component));
-      }
-      if (MEMBER_WORD.matcher(component).find()) {
-        // <c>-member-<id> of component c would equal a lease name of component c-member or c-member-...
-        throw new IllegalArgumentException("component must not contain the word \"member\" after a '-' (as in "
-            + "x-member or x-member-y): its Lease names could equal the member Lease names of the component before "
-            + "that word (x-member-shard-1 is shard 1 of x-member and the member Lease of replica shard-1 of x): "
-            + OptionLimits.quote(component));
-      }
-      OptionLimits.replicaId("replicaId", replicaId);
-      OptionLimits.shardCount("shardCount", shardCount);
-      DurationLimits.leaseDuration("leaseDuration", leaseDuration);
-      DurationLimits.renewInterval("renewInterval", renewInterval, "leaseDuration", leaseDuration);
-      if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
-        // Lease.spec.leaseDurationSeconds is whole seconds; sub-second durations are for tests.
-        log.debug("leaseDuration {} is not whole seconds", Durations.format(leaseDuration));
-      }
-      if (renewInterval.multipliedBy(3).compareTo(leaseDuration) > 0) {
-        log.warn("renewInterval {} is more than a third of leaseDuration {}: one or two slow renewals can cost "
-            + "the shards; the spec asks for a renew interval much smaller than the lease duration",
-            Durations.format(renewInterval), Durations.format(leaseDuration));
-      }
-      Duration gap = leaseDuration.minus(renewInterval);
-      Duration margin = fencingMargin;
-      if (margin == null) {
-        margin = leaseDuration.dividedBy(5);
-        if (margin.compareTo(gap.dividedBy(2)) > 0) {
-          margin = gap.dividedBy(2);
-        }
-      } else if (margin.isNegative() || margin.compareTo(gap) >= 0) {
-        throw new IllegalArgumentException("fencingMargin must be at least 0s and less than leaseDuration - "
-            + "renewInterval (" + Durations.format(gap) + "): " + Durations.format(margin));
-      }
-      DurationLimits.closeTimeout("closeTimeout", closeTimeout);
-      Objects.requireNonNull(assignment, "assignment");
-      if (leaseStore == null) {
-        throw new IllegalArgumentException("leaseStore is required");
-      }
-      Settings settings = new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin,
-          closeTimeout, keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock);
-      return new Coordinator(settings, listeners, scheduler);
+      return new Coordinator(settings(), listeners(), scheduler());
     }
   }
 }

@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When a started {@link Coordinator} ticks: one tick at start, then one each renew interval
+ * (the regular ticks), earlier at the fencing deadline of a held shard (expiry wake-ups), and an
+ * extra tick when a lease event can move shards or a caller asks for one (event-driven wake-ups),
+ * never two ticks closer than {@link #minTickGap()} but for a caller's request. At most one
+ * wake-up is pending; an earlier one replaces a later one.
+ *
+ * <p>Everything here is guarded by one lock, {@link #scheduleLock}. Lock order of a coordinator:
+ * tickLock ({@link TickRunner}), then scheduleLock (here), then idleLock ({@link TickRunner});
+ * in fact scheduleLock and idleLock are never held together, and under scheduleLock only the
+ * {@link Scheduler} is called (to schedule or cancel), never a tick.
+ */
+final class TickScheduler {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  /** Runs a tick; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
+  @FunctionalInterface
+  interface Tick {
+    long run(long fallback, boolean regular);
+  }
+
+  private final Settings settings;
+  private final Scheduler injected;
+  private final BooleanSupplier started;
+  private final Tick tick;
+  private final Consumer<LeaseEvent> watched;
+
+  /** The one lock of the scheduling: guards every field below. Lock order: see the class comment. */
+  private final Object scheduleLock = new Object();
+  private Scheduler scheduler;
+  private ScheduledThreadPoolExecutor ownExecutor;
+  private Future<?> pending;
+  private long pendingAt;
+  private long nextRegularAt;
+  private long lastTickStart = Long.MIN_VALUE;
+  private AutoCloseable watch;
+
+  /**
+   * @param injected the builder's scheduler, or null for a daemon thread of our own
+   * @param started true while the coordinator is {@code STARTED}; no wake-up is scheduled otherwise
+   * @param watched told about every lease event first, before it may cause a tick
+   */
+  TickScheduler(Settings settings, Scheduler injected, BooleanSupplier started, Tick tick,
+      Consumer<LeaseEvent> watched) {
+    this.settings = settings;
+    this.injected = injected;
+    this.started = started;
+    this.tick = tick;
+    this.watched = watched;
+  }
+
+  /** Schedules the first tick now and opens the lease watch (ticking at the renew interval only without it). */
+  void start() {
+    synchronized (scheduleLock) {
+      if (injected != null) {
+        scheduler = injected;
+      } else {
+        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
+          t.setDaemon(true);
+          return t;
+        });
+        ownExecutor.setRemoveOnCancelPolicy(true);
+        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        scheduler = ownExecutor::schedule;
+      }
+      nextRegularAt = settings.ticker().read();
+      wakeAt(nextRegularAt);
+    }
+    try {
+      AutoCloseable handle = settings.store().watch(settings.component(), this::onLeaseEvent);
+      synchronized (scheduleLock) {
+        watch = handle;
+      }
+    } catch (RuntimeException e) {
+      log.warn("{}/{}: lease watch unavailable, ticking at the renew interval only: {}", settings.component(),
+          settings.replicaId(), e.toString());
+    }
+  }
+
+  /** At close: cancels the pending wake-up and closes the lease watch. */
+  void stop() {
+    AutoCloseable handle;
+    synchronized (scheduleLock) {
+      if (pending != null) {
+        pending.cancel(false);
+        pending = null;
+      }
+      handle = watch;
+      watch = null;
+    }
+    if (handle != null) {
+      try {
+        handle.close();
+      } catch (Exception e) {
+        log.debug("closing the lease watch failed", e);
+      }
+    }
+  }
+
+  /** At the end of close: stops the thread of our own, if there is one. */
+  void shutdown() {
+    synchronized (scheduleLock) {
+      if (ownExecutor != null) {
+        ownExecutor.shutdownNow();
+      }
+    }
+  }
+
+  /** Asks for a tick as soon as possible (coalesced with a pending one). */
+  void requestTick() {
+    synchronized (scheduleLock) {
+      wakeAt(settings.ticker().read());
+    }
+  }
+
+  /**
+   * Reacts to a lease change between ticks: a change that can move shards (a member joining,
+   * leaving or being drained, a shard lease freed, taken or annotated) runs an extra tick at once,
+   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not.
+   */
+  private void onLeaseEvent(LeaseEvent event) {
+    watched.accept(event);
+    if (started.getAsBoolean() && relevant(event)) {
+      synchronized (scheduleLock) {
+        long now = settings.ticker().read();
+        long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + minTickGap();
+        wakeAt(earliest - now > 0 ? earliest : now);
+      }
+    }
+  }
+
+  /** True for a change that can alter the assignment or this replica's leases. */
+  private boolean relevant(LeaseEvent event) {
+    Lease before = event.previous();
+    Lease after = event.current();
+    boolean self = event.key().role() == LeaseRole.MEMBER && event.key().replicaId().equals(settings.replicaId());
+    if (self) {
+      // Our own writes are not news; an operator's annotation (e.g. a drain) is.
+      return before != null && after != null && !before.annotations().equals(after.annotations());
+    }
+    if (after != null && after.holder().equals(settings.replicaId())
+        && (before == null || !before.holder().equals(settings.replicaId()))) {
+      return false; // this replica's own create or take
+    }
+    if (before == null || after == null) {
+      return true; // a member or shard lease appeared or vanished
+    }
+    // A freed, taken or re-annotated lease can move shards; a renewal cannot.
+    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
+  }
+
+  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 20 ms. */
+  private long minTickGap() {
+    return Math.min(settings.renewNanos() / 4, 20_000_000L);
+  }
+
+  /** The scheduled task: a tick, then the next wake-up. */
+  private void onWake() {
+    synchronized (scheduleLock) {
+      pending = null;
+    }
+    if (!started.getAsBoolean()) {
+      return;
+    }
+    long start = settings.ticker().read();
+    boolean regular;
+    synchronized (scheduleLock) {
+      lastTickStart = start;
+      regular = start - nextRegularAt >= 0;
+    }
+    long deadline = tick.run(start + settings.leaseNanos(), regular);
+    synchronized (scheduleLock) {
+      if (regular) {
+        nextRegularAt = start + settings.renewNanos();
+      }
+      long next = deadline - nextRegularAt < 0 ? deadline : nextRegularAt;
+      // Never tick again sooner than the minimum gap: a deadline in the past must not spin.
+      wakeAt(next - (start + minTickGap()) < 0 ? start + minTickGap() : next);
+    }
+  }
+
+  /** Schedules a tick at ticker reading {@code at}, unless one is due earlier. */
+  private void wakeAt(long at) {
+    assert Thread.holdsLock(scheduleLock);
+    if (!started.getAsBoolean() || scheduler == null) {
+      return;
+    }
+    if (pending != null) {
+      if (pendingAt - at <= 0) {
+        return;
+      }
+      pending.cancel(false);
+    }
+    long delay = Math.max(0, at - settings.ticker().read());
+    pendingAt = at;
+    pending = scheduler.schedule(this::onWake, delay, TimeUnit.NANOSECONDS);
+  }
+}
