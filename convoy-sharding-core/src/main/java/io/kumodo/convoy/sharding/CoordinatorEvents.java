@@ -27,16 +27,70 @@ public interface CoordinatorEvents {
     ERROR
   }
 
+  /**
+   * What a lease write did. {@link #label()} is the {@code operation} tag of the
+   * {@code convoy.sharding.lease.writes} meter and the string of the deprecated
+   * {@link CoordinatorEvents#write(LeaseRole, String, Outcome)}; a take-back and a mark share
+   * the label of the write they were counted as before ({@code renew}, {@code free}).
+   */
+  enum Operation {
+    /** Create a missing member or shard lease. */
+    CREATE("create"),
+    /** Renew a lease this replica holds (a released shard's too, while its reconciles finish). */
+    RENEW("renew"),
+    /** Take a free or expired shard lease. */
+    TAKE("take"),
+    /**
+     * Take back a lease of this replica's own: a shard lease whose take was answered with an error
+     * but took effect, or the member lease after another writer released or took it. Label
+     * {@code renew}.
+     */
+    RETAKE("renew"),
+    /** Free a lease: a shard lease handed over, the member lease at close. */
+    FREE("free"),
+    /** Delete a lease: a member lease unchanged for 10 lease durations, a shard lease outside the shard count. */
+    DELETE("delete"),
+    /** Mark the member lease of a peer unchanged for a lease duration released. Label {@code free}. */
+    MARK("free");
+
+    private final String label;
+
+    Operation(String label) {
+      this.label = label;
+    }
+
+    /** The metric tag value: {@code create}, {@code renew}, {@code take}, {@code free} or {@code delete}. */
+    public String label() {
+      return label;
+    }
+  }
+
   /** A tick ended after {@code took}. */
   default void tick(Duration took) {}
 
   /**
-   * A lease write ended.
+   * A lease write ended. The coordinator calls this method; by default it calls
+   * {@link #write(LeaseRole, String, Outcome)} with {@link Operation#label()}, so an implementation
+   * of that method keeps receiving every write.
+   *
+   * @param role member or shard lease
+   * @param operation what the write did
+   * @param outcome what happened
+   */
+  default void write(LeaseRole role, Operation operation, Outcome outcome) {
+    write(role, operation.label(), outcome);
+  }
+
+  /**
+   * A lease write ended, with its operation as a string.
    *
    * @param role member or shard lease
    * @param operation {@code create}, {@code renew}, {@code take}, {@code free} or {@code delete}
    * @param outcome what happened
+   * @deprecated override {@link #write(LeaseRole, Operation, Outcome)}; this one is still called
+   *     (with {@link Operation#label()}) unless that one is overridden
    */
+  @Deprecated
   default void write(LeaseRole role, String operation, Outcome outcome) {}
 
   /** This replica took the expired lease of {@code shard} from {@code previousHolder}. */
@@ -70,6 +124,12 @@ public interface CoordinatorEvents {
       }
 
       @Override
+      public void write(LeaseRole role, Operation operation, Outcome outcome) {
+        each(e -> e.write(role, operation, outcome));
+      }
+
+      @Override
+      @Deprecated
       public void write(LeaseRole role, String operation, Outcome outcome) {
         each(e -> e.write(role, operation, outcome));
       }

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,12 +84,12 @@ final class MemberLeases {
         answer = writes.answers(List.of(writes.start(() -> s.store().updateAsync(request), deadline)), deadline,
             s.closeTimeout()).get(0);
         member = StoreCalls.answer(answer);
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT);
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.CONFLICT);
       } catch (LeaseStoreException | RuntimeException | Error e) {
         errors.failed("release member lease", memberKey, e);
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.ERROR);
       }
     }
   }
@@ -105,7 +106,7 @@ final class MemberLeases {
         && sent - lastMemberRenew < s.renewNanos() / 2 && !drainMarkChangedByOthers(listed)) {
       return; // renewed moments ago; an extra tick does not rewrite it
     }
-    String operation = "renew";
+    Operation operation = Operation.RENEW;
     Boolean applying = mark.pending();
     boolean removedSeen = mark.removedSeen();
     boolean firstWrite = lastMemberRenew == Long.MIN_VALUE;
@@ -118,10 +119,11 @@ final class MemberLeases {
         Lease current = listed == null ? null : TickRule.find(listed, memberKey);
         announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId());
         if (current == null) {
-          operation = "create";
+          operation = Operation.CREATE;
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
               ownAnnotations(Map.of(), applying, firstWrite), null));
         } else {
+          operation = Operation.RETAKE;
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
               .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations(), applying, firstWrite)));
@@ -147,7 +149,7 @@ final class MemberLeases {
       // A request is written once; from now on the member lease says (an operator may change it again).
       mark.written(applying, removedSeen);
     } catch (LeaseConflictException e) {
-      if (operation.equals("create")) {
+      if (operation == Operation.CREATE) {
         creates.conflicted(memberKey, e.getMessage());
       } else {
         log.debug("{}/{}: member lease changed by another writer, re-reading: {}", s.component(), s.replicaId(),
@@ -348,12 +350,12 @@ final class MemberLeases {
             .withAnnotations(annotations));
         log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
             lease.key().replicaId(), Durations.format(s.leaseDuration()));
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.OK);
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.OK);
       } catch (LeaseConflictException e) {
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
       } catch (LeaseStoreException | RuntimeException | Error e) {
         errors.failed("release expired member lease", lease.key(), e);
-        StoreCalls.report(s, LeaseRole.MEMBER, "free", CoordinatorEvents.Outcome.ERROR);
+        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.ERROR);
       }
     }
   }
@@ -363,13 +365,13 @@ final class MemberLeases {
       s.store().delete(lease);
       log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
           s.replicaId(), lease.key().replicaId());
-      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.OK);
+      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.OK);
     } catch (LeaseConflictException e) {
       log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
-      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.CONFLICT);
+      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.CONFLICT);
     } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("delete stale member lease", lease.key(), e);
-      StoreCalls.report(s, LeaseRole.MEMBER, "delete", CoordinatorEvents.Outcome.ERROR);
+      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.ERROR);
     }
   }
 }

@@ -64,7 +64,8 @@ final class StoreCalls {
   }
 
   /** Tells the configured {@link CoordinatorEvents} about a write; a callback that throws is logged. */
-  static void report(Settings s, LeaseRole role, String operation, CoordinatorEvents.Outcome outcome) {
+  static void report(Settings s, LeaseRole role, CoordinatorEvents.Operation operation,
+      CoordinatorEvents.Outcome outcome) {
     try {
       s.events().write(role, operation, outcome);
     } catch (RuntimeException e) {

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -266,7 +267,7 @@ final class TickRule {
     List<Write> frees = new ArrayList<>(shards.size());
     for (int i = 0; i < shards.size(); i++) {
       int shard = shards.get(i);
-      frees.add(new Write(Op.FREE, "free", shard, releasing.get(shard), now, answers.get(i)));
+      frees.add(new Write(Op.FREE, Operation.FREE, shard, releasing.get(shard), now, answers.get(i)));
     }
     retryUntil = cutoff; // a conflicting free is retried within the frees' share too
     try {
@@ -386,7 +387,7 @@ final class TickRule {
     return !releasing.isEmpty();
   }
 
-  private void report(LeaseRole role, String operation, CoordinatorEvents.Outcome outcome) {
+  private void report(LeaseRole role, Operation operation, CoordinatorEvents.Outcome outcome) {
     StoreCalls.report(s, role, operation, outcome);
   }
 
@@ -416,7 +417,7 @@ final class TickRule {
     if (listed != null && uncertain != null && listed.holder().equals(s.replicaId())
         && listed.transitions() == uncertain) {
       // Our own earlier take, whose answer was lost: renew it on the version it created.
-      return start(Op.TAKE, "renew", shard, listed, listed.renewed(wall, s.leaseDuration()), false);
+      return start(Op.TAKE, Operation.RETAKE, shard, listed, listed.renewed(wall, s.leaseDuration()), false);
     }
     if (listed != null) {
       creates.settled(listed.key());
@@ -426,7 +427,7 @@ final class TickRule {
     // Free only counts when its holder freed it: a holder cleared by another writer may still be
     // acting on the shard until its next renewal, so that lease waits out a lease duration.
     if (LeaseAnnotations.isFreedByItsHolder(listed) || observed.age(listed, now) >= expiry(listed)) {
-      return start(Op.TAKE, "take", shard, listed, takenBy(listed, wall), false);
+      return start(Op.TAKE, Operation.TAKE, shard, listed, takenBy(listed, wall), false);
     }
     // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
     expiresAt(now + expiry(listed) - observed.age(listed, now));
@@ -435,14 +436,14 @@ final class TickRule {
 
   /** Starts the create of a missing shard lease, which is owned only a lease duration later. */
   private Write startCreate(int shard, Instant wall) {
-    Write create = start(Op.TAKE, "create", shard, null, new Lease(LeaseKey.shard(s.component(), shard),
+    Write create = start(Op.TAKE, Operation.CREATE, shard, null, new Lease(LeaseKey.shard(s.component(), shard),
         s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(highestToken[shard]), null), true);
     createWaits.created(shard, create.sent(), s.leaseNanos());
     return create;
   }
 
   private Write startRenew(int shard, Lease mine, Instant wall) {
-    return start(Op.RENEW, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+    return start(Op.RENEW, Operation.RENEW, shard, mine, mine.renewed(wall, s.leaseDuration()), false);
   }
 
   /**
@@ -459,14 +460,14 @@ final class TickRule {
         expiresAt(createWaits.ownableFrom(shard));
       }
       Lease mine = releasing.get(shard);
-      return start(Op.KEEP_RELEASED, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+      return start(Op.KEEP_RELEASED, Operation.RENEW, shard, mine, mine.renewed(wall, s.leaseDuration()), false);
     }
     int busy = ownership.inFlight(shard);
     if (busy > 0) {
       long waited = now - releaseStarted.getOrDefault(shard, now);
       if (waited < s.leaseNanos()) {
         Lease mine = releasing.get(shard);
-        return start(Op.KEEP_RELEASED, "renew", shard, mine, mine.renewed(wall, s.leaseDuration()), false);
+        return start(Op.KEEP_RELEASED, Operation.RENEW, shard, mine, mine.renewed(wall, s.leaseDuration()), false);
       }
       log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
           shard, busy, Durations.format(s.leaseDuration()));
@@ -476,7 +477,7 @@ final class TickRule {
 
   private Write startFree(int shard, Instant wall) {
     Lease mine = releasing.get(shard);
-    return start(Op.FREE, "free", shard, mine, freed(mine, wall), false);
+    return start(Op.FREE, Operation.FREE, shard, mine, freed(mine, wall), false);
   }
 
   /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
@@ -513,9 +514,9 @@ final class TickRule {
    * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
    * for a take), {@code sent} the ticker reading before it was started.
    */
-  private record Write(Op op, String operation, int shard, Lease base, long sent, CompletableFuture<Lease> answer) {}
+  private record Write(Op op, Operation operation, int shard, Lease base, long sent, CompletableFuture<Lease> answer) {}
 
-  private Write start(Op op, String operation, int shard, Lease base, Lease request, boolean create) {
+  private Write start(Op op, Operation operation, int shard, Lease base, Lease request, boolean create) {
     if (op != Op.FREE) {
       request = withShardCount(request);
     }
@@ -565,7 +566,7 @@ final class TickRule {
         errors.succeeded("renew shard lease");
       }
       case TAKE -> {
-        if (w.operation().equals("take")) {
+        if (w.operation() == Operation.TAKE) {
           createWaits.forget(shard); // an existing lease, freed or expired: owned at once
         }
         hold(shard, written, w.sent());
@@ -573,7 +574,7 @@ final class TickRule {
         creates.settled(written.key());
         Long since = wantedSince.remove(shard);
         Lease listed = w.base();
-        boolean takeover = listed != null && !listed.isFree() && !w.operation().equals("renew");
+        boolean takeover = listed != null && !listed.isFree() && w.operation() != Operation.RETAKE;
         if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
         }
@@ -613,7 +614,7 @@ final class TickRule {
           // changes the holder or increments the transitions. Renew on the new version.
           try {
             hold(shard, s.store().update(current.renewed(wall, s.leaseDuration())), w.sent());
-            report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.OK);
+            report(LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
             return;
           } catch (LeaseStoreException | RuntimeException | Error again) {
             log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
@@ -622,7 +623,7 @@ final class TickRule {
         }
         held.remove(shard);
         createWaits.forget(shard);
-        report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
+        report(LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
         publish("lost");
         log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
             shard);
@@ -637,17 +638,17 @@ final class TickRule {
       }
       case KEEP_RELEASED -> {
         forgetRelease(shard);
-        report(LeaseRole.SHARD, "renew", CoordinatorEvents.Outcome.CONFLICT);
+        report(LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
       }
       case FREE -> {
         // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
         if (mayRetry && freeCurrentVersion(w.base(), wall)) {
           forgetRelease(shard);
-          report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.OK);
+          report(LeaseRole.SHARD, Operation.FREE, CoordinatorEvents.Outcome.OK);
           return;
         }
         forgetRelease(shard); // someone else changed it: no longer ours to free
-        report(LeaseRole.SHARD, "free", CoordinatorEvents.Outcome.CONFLICT);
+        report(LeaseRole.SHARD, Operation.FREE, CoordinatorEvents.Outcome.CONFLICT);
       }
     }
   }
@@ -658,7 +659,7 @@ final class TickRule {
       case RENEW -> errors.failed("renew shard lease", shard, e);
       case TAKE -> {
         errors.failed("take shard lease", shard, e);
-        if (!w.operation().equals("renew")) {
+        if (w.operation() != Operation.RETAKE) {
           // The write may have taken effect: remember the transition count it would have written.
           Lease listed = w.base();
           uncertainTakes.put(shard, listed == null ? 0L : FencingTokens.taken(listed, "", null).transitions());
@@ -817,9 +818,9 @@ final class TickRule {
           s.store().delete(lease);
           log.info("{}/{}: deleted lease of shard {}, outside the shard count {}", s.component(), s.replicaId(),
               lease.key().shard(), s.shardCount());
-          report(LeaseRole.SHARD, "delete", CoordinatorEvents.Outcome.OK);
+          report(LeaseRole.SHARD, Operation.DELETE, CoordinatorEvents.Outcome.OK);
         } catch (LeaseStoreException | RuntimeException | Error e) {
-          report(LeaseRole.SHARD, "delete", e instanceof LeaseConflictException
+          report(LeaseRole.SHARD, Operation.DELETE, e instanceof LeaseConflictException
               ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
           log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),
               lease.key(), e.toString());

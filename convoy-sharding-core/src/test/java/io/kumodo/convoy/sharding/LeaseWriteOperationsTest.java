@@ -1,0 +1,78 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.CoordinatorEvents.Outcome;
+import io.kumodo.convoy.sharding.sim.VirtualTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Lease writes are reported as {@link Operation}s; listeners of the string form hear the same writes. */
+class LeaseWriteOperationsTest {
+
+  @Test
+  void eachOperationIsLabelledWithTheMetricTagValueItHadAsAString() {
+    assertThat(Operation.CREATE.label()).isEqualTo("create");
+    assertThat(Operation.RENEW.label()).isEqualTo("renew");
+    assertThat(Operation.TAKE.label()).isEqualTo("take");
+    assertThat(Operation.RETAKE.label()).as("a take-back was counted as a renewal").isEqualTo("renew");
+    assertThat(Operation.FREE.label()).isEqualTo("free");
+    assertThat(Operation.DELETE.label()).isEqualTo("delete");
+    assertThat(Operation.MARK.label()).as("marking a member released was counted as a free").isEqualTo("free");
+  }
+
+  @Test
+  void anImplementationOfTheDeprecatedStringFormStillHearsEveryWriteWithTheOperationsLabel() {
+    List<String> asStrings = new ArrayList<>();
+    List<String> asOperations = new ArrayList<>();
+    List<Operation> operations = new ArrayList<>();
+    @SuppressWarnings("deprecation")
+    CoordinatorEvents stringOnly = new CoordinatorEvents() {
+      @Override
+      public void write(LeaseRole role, String operation, Outcome outcome) {
+        asStrings.add(role.label() + " " + operation + " " + outcome);
+      }
+    };
+    CoordinatorEvents operationOnly = new CoordinatorEvents() {
+      @Override
+      public void write(LeaseRole role, Operation operation, Outcome outcome) {
+        asOperations.add(role.label() + " " + operation.label() + " " + outcome);
+        operations.add(operation);
+      }
+    };
+    VirtualTime time = new VirtualTime();
+    InMemoryLeaseStore store = new InMemoryLeaseStore();
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(4).leaseStore(store)
+        .ticker(time).clock(time.clock()).scheduler(time).events(CoordinatorEvents.all(stringOnly, operationOnly))
+        .build();
+    boolean[] crashed = {false};
+    Coordinator b = Coordinator.builder().component("convoy-cm").replicaId("cm-b").shardCount(4).leaseStore(store)
+        .ticker(time).clock(time.clock()).scheduler((task, delay, unit) -> time.schedule(() -> {
+          if (!crashed[0]) {
+            task.run();
+          }
+        }, delay, unit)).build();
+    a.prime();
+    a.start();
+    time.advance(Duration.ofSeconds(30));
+    b.prime();
+    b.start();
+    time.advance(Duration.ofSeconds(30));
+    crashed[0] = true; // cm-b's ticks stop: cm-a takes its expired leases and marks its member lease released
+    time.advance(Duration.ofSeconds(90));
+    a.close();
+
+    assertThat(a.ownedShards()).isEmpty();
+    assertThat(asStrings).isNotEmpty().isEqualTo(asOperations);
+    assertThat(operations).contains(Operation.CREATE, Operation.RENEW, Operation.FREE, Operation.TAKE,
+        Operation.MARK);
+    assertThat(asStrings).contains("shard take OK", "member free OK", "shard create OK", "member create OK");
+  }
+}
