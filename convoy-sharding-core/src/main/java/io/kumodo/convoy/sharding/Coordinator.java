@@ -189,7 +189,7 @@ public final class Coordinator implements AutoCloseable {
    * {@link java.util.concurrent.CancellationException}, as does {@link #close()}.
    */
   public java.util.concurrent.CompletionStage<Void> drain() {
-    rule.requestDrain(Boolean.TRUE);
+    rule.members().requestDrain(Boolean.TRUE);
     java.util.concurrent.CompletableFuture<Void> drained = drains.drain();
     wakeUps.requestTick();
     return drained;
@@ -200,7 +200,7 @@ public final class Coordinator implements AutoCloseable {
    * replica counts as live again and gets its share back.
    */
   public void undrain() {
-    rule.requestDrain(Boolean.FALSE);
+    rule.members().requestDrain(Boolean.FALSE);
     drains.undrain();
     wakeUps.requestTick();
   }
@@ -211,7 +211,7 @@ public final class Coordinator implements AutoCloseable {
    * listing shows it. A {@link #drain()} counts from the tick whose write of the mark succeeded.
    */
   public boolean isDrained() {
-    return rule.drained();
+    return rule.members().drained();
   }
 
   /**
@@ -294,7 +294,7 @@ public final class Coordinator implements AutoCloseable {
 
   /** The time since the last successful renewal of the member lease, or null before the first. */
   public Duration sinceLastRenewal() {
-    long last = rule.lastMemberRenew();
+    long last = rule.members().lastMemberRenew();
     return last == Long.MIN_VALUE ? null : Duration.ofNanos(settings.ticker().read() - last);
   }
 
@@ -303,7 +303,7 @@ public final class Coordinator implements AutoCloseable {
    * renewed its member lease successfully within the last lease duration: a readiness probe.
    */
   public boolean isReady() {
-    long last = rule.lastMemberRenew();
+    long last = rule.members().lastMemberRenew();
     return state.get() != State.CLOSED && last != Long.MIN_VALUE
         && settings.ticker().read() - last < settings.leaseNanos();
   }

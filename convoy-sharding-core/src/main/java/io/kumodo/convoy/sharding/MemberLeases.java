@@ -116,7 +116,7 @@ final class MemberLeases {
       // again before this replica owns anything (see announced).
       boolean announcing = false;
       if (member == null) {
-        Lease current = listed == null ? null : TickRule.find(listed, memberKey);
+        Lease current = listed == null ? null : ShardListing.find(listed, memberKey);
         announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId());
         if (current == null) {
           operation = Operation.CREATE;
@@ -176,7 +176,7 @@ final class MemberLeases {
    * one its watch event caused), not at the next regular one.
    */
   private boolean drainMarkChangedByOthers(List<Lease> listed) {
-    Lease current = listed == null ? null : TickRule.find(listed, memberKey);
+    Lease current = listed == null ? null : ShardListing.find(listed, memberKey);
     return current != null && LeaseAnnotations.isDrained(current) != LeaseAnnotations.isDrained(member);
   }
 
@@ -236,7 +236,7 @@ final class MemberLeases {
    */
   boolean announced(List<Lease> listed) {
     if (!announced && listed != null && member != null) {
-      Lease shown = TickRule.find(listed, memberKey);
+      Lease shown = ShardListing.find(listed, memberKey);
       if (shown != null && shown.holder().equals(s.replicaId()) && unconfirmed.contains(version(shown))) {
         announced = true;
         unconfirmed.clear();
@@ -286,7 +286,7 @@ final class MemberLeases {
     // the listed one. A drain or undrain asked for through the API counts once its mark is written,
     // as peers see it: a replica that freed its shards before would leave them to peers that still
     // count it live and so do not want them.
-    Lease mine = member != null ? member : TickRule.find(listed, memberKey);
+    Lease mine = member != null ? member : ShardListing.find(listed, memberKey);
     selfDrained = LeaseAnnotations.isDrained(mine);
     if (!selfDrained) {
       live.add(s.replicaId()); // the replica always counts itself as live, unless drained

@@ -86,8 +86,8 @@ final class TickRunner {
         log.debug("CoordinatorEvents.tick threw", e);
       }
       // Completes (or, if the member lease was undrained, ends) a pending drain future.
-      drains.tickEnded(rule.drainSettled(), ownership.published().isEmpty() && !rule.releasing(),
-          rule.undrainedByLease());
+      drains.tickEnded(rule.members().drainSettled(), ownership.published().isEmpty() && !rule.releasing(),
+          rule.members().undrainedByLease());
       return rule.nextDeadline(fallback);
     } catch (RuntimeException | Error e) {
       // Whatever a tick throws, an Error too, ends that tick only: the loop goes on, loudly.

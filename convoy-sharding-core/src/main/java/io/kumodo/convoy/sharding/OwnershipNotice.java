@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Step 7, in one place: publishes the owned set for {@code owns} and, if it changed since the last
+ * notice, calls the OnChange callbacks once with the change and logs one line. The owned set is
+ * the HELD shards, less those in their create wait (see {@link ShardNode}), and nothing after
+ * close. A tick asks for it at the end, and also at the moments where a shard must be known
+ * unowned before a write goes out (a release before its free, a fenced or lost shard).
+ *
+ * <p>Confined to the tick thread, like the rest of {@link TickRule}.
+ */
+final class OwnershipNotice {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Settings s;
+  private final Ownership ownership;
+  private final ShardNode[] nodes;
+  private final List<OnChange> listeners;
+  /** Told the ticker reading at which a shard in its create wait becomes ownable. */
+  private final LongConsumer expiresAt;
+  /** The owned set last reported to the OnChange callbacks. */
+  private Set<Integer> notified = Collections.emptySortedSet();
+
+  OwnershipNotice(Settings s, Ownership ownership, ShardNode[] nodes, List<OnChange> listeners,
+      LongConsumer expiresAt) {
+    this.s = s;
+    this.ownership = ownership;
+    this.nodes = nodes;
+    this.listeners = new CopyOnWriteArrayList<>(listeners);
+    this.expiresAt = expiresAt;
+  }
+
+  void addListener(OnChange listener) {
+    listeners.add(listener);
+  }
+
+  /** Publishes the owned set for {@code owns} and reports a change to the callbacks, for {@code reason}. */
+  void notifyIfChanged(String reason) {
+    // After close() nothing is owned, even if a tick that close() gave up waiting for holds leases.
+    Set<Integer> now = new TreeSet<>();
+    if (!ownership.closed()) {
+      for (ShardNode node : nodes) {
+        if (node.is(ShardNode.Phase.HELD)) {
+          now.add(node.shard);
+        }
+      }
+    }
+    long time = s.ticker().read();
+    for (Iterator<Integer> it = now.iterator(); it.hasNext(); ) {
+      ShardNode node = nodes[it.next()];
+      if (node.waiting(time)) {
+        it.remove(); // held, not owned yet: the create wait
+        expiresAt.accept(node.ownableFrom());
+      } else {
+        node.owned();
+      }
+    }
+    if (now.equals(notified)) {
+      return;
+    }
+    ownership.publish(now);
+    ShardChange change = ShardChange.between(notified, now);
+    for (int shard : change.acquired()) {
+      long since = nodes[shard].takeCreateWantedSince();
+      if (since != Long.MIN_VALUE) {
+        try {
+          s.events().acquired(shard, Duration.ofNanos(Math.max(0, time - since)));
+        } catch (RuntimeException e) {
+          log.debug("CoordinatorEvents.acquired threw", e);
+        }
+      }
+    }
+    notified = change.owned();
+    // One structured line per ownership change.
+    log.info("ownership changed component={} replica={} reason={} acquired={} released={} owned={}",
+        s.component(), s.replicaId(), reason, compact(change.acquired()), compact(change.released()),
+        change.owned().size());
+    for (OnChange listener : listeners) {
+      try {
+        listener.onChange(change);
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        log.error("{}/{}: OnChange callback {} threw; continuing", s.component(), s.replicaId(), listener, e);
+      }
+    }
+  }
+
+  /** A shard set as {@code 0,2,4} (no spaces, so the log line splits on spaces). */
+  private static String compact(Set<Integer> shards) {
+    StringBuilder sb = new StringBuilder();
+    for (int shard : shards) {
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(shard);
+    }
+    return sb.length() == 0 ? "-" : sb.toString();
+  }
+}

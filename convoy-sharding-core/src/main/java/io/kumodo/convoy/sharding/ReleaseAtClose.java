@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The release at close: every held shard leaves the owned set, the running reconciles get three
+ * quarters of the close time limit, the frees are in flight together within three quarters of
+ * the time left, and the member lease is released last.
+ *
+ * <p>Confined to the tick thread (under the tick lock), like {@link TickRule}.
+ */
+final class ReleaseAtClose {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Settings s;
+  private final ShardNode[] nodes;
+  private final OwnershipNotice notice;
+  private final ShardWrites writes;
+  private final MemberLeases members;
+
+  ReleaseAtClose(Settings s, ShardNode[] nodes, OwnershipNotice notice, ShardWrites writes, MemberLeases members) {
+    this.s = s;
+    this.nodes = nodes;
+    this.notice = notice;
+    this.writes = writes;
+    this.members = members;
+  }
+
+  /**
+   * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
+   * are in flight together and go first, so peers find every shard free when the released member
+   * lease makes them recompute the assignment, and take them all at their next tick.
+   */
+  void run(long deadline, IdleWaiter waiter) {
+    // The member release's thread is started first, so it is ready when the last quarter begins.
+    try (CloseWrites memberWrites = new CloseWrites(s)) {
+      run(deadline, waiter, memberWrites);
+    }
+  }
+
+  private void run(long deadline, IdleWaiter waiter, CloseWrites memberWrites) {
+    Instant wall = s.clock().instant();
+    long now = s.ticker().read();
+    for (ShardNode node : nodes) {
+      if (node.is(ShardNode.Phase.HELD)) {
+        node.release(now);
+      }
+    }
+    notice.notifyIfChanged("close");
+    // Running reconciles get three quarters of the close time limit; the writes keep the rest.
+    if (!waiter.awaitIdle(ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING), threeQuarters(now, deadline))) {
+      log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
+          s.component(), s.replicaId());
+    }
+    if (s.ticker().read() - deadline >= 0) {
+      log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
+          s.component(), s.replicaId(), ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).size());
+      return;
+    }
+    // The frees are started off this thread, so a store whose writes block cannot hold close past
+    // its limit; they get three quarters of the time left, so the member lease is always released:
+    // without it, peers would not want even the shards that were freed until it expired.
+    long cutoff = threeQuarters(s.ticker().read(), deadline);
+    List<ShardNode> releasing = new ArrayList<>();
+    for (ShardNode node : nodes) {
+      if (node.is(ShardNode.Phase.RELEASING)) {
+        releasing.add(node);
+      }
+    }
+    if (releasing.removeIf(node -> node.waiting(s.ticker().read()))) {
+      log.info("{}/{}: leaving the shard leases created less than a lease duration ago to expire, not freed",
+          s.component(), s.replicaId());
+    }
+    List<CompletableFuture<Lease>> answers;
+    try (CloseWrites closeWrites = new CloseWrites(s)) {
+      List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(releasing.size());
+      for (ShardNode node : releasing) {
+        Lease request = writes.freed(node.lease(), wall);
+        started.add(closeWrites.start(() -> s.store().updateAsync(request), cutoff));
+      }
+      answers = closeWrites.answers(started, cutoff, s.closeTimeout());
+    }
+    List<ShardWrites.Write> frees = new ArrayList<>(releasing.size());
+    for (int i = 0; i < releasing.size(); i++) {
+      frees.add(writes.freeStarted(releasing.get(i), now, answers.get(i)));
+    }
+    writes.finishAll(frees, wall, cutoff); // a conflicting free is retried within the frees' share too
+    members.release(wall, deadline, memberWrites);
+  }
+
+  /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
+  private static long threeQuarters(long from, long deadline) {
+    return from + (deadline - from) / 4 * 3;
+  }
+
+  /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */
+  interface IdleWaiter {
+    /** True when idle before {@code deadline} (a ticker reading). */
+    boolean awaitIdle(Set<Integer> shards, long deadline);
+  }
+
+}

@@ -1,0 +1,153 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a tick reads from its listing of the component's leases: the listing itself, whether the
+ * shard counts agree, the view the assignment sees, the fencing tokens, when a lease may be taken,
+ * and the leases left outside the shard count.
+ *
+ * <p>Confined to the tick thread, like {@link TickRule}.
+ */
+final class ShardListing {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Settings s;
+  private final Observations observed;
+  private final ErrorLog errors;
+  private final MemberLeases members;
+  private final ShardCountAgreement agreement;
+
+  ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members,
+      ShardCountAgreement agreement) {
+    this.s = s;
+    this.observed = observed;
+    this.errors = errors;
+    this.members = members;
+    this.agreement = agreement;
+  }
+
+  /** The component's leases from the store, or null when the store failed (logged once per kind). */
+  List<Lease> list() {
+    try {
+      List<Lease> listed = s.store().list(s.component());
+      errors.succeeded("list");
+      return listed;
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      errors.failed("list", s.component(), e);
+      return null;
+    }
+  }
+
+  /**
+   * True when this tick may own shards: the member lease was renewed less than the lease duration
+   * less the margin ago; it shows in a listing as this replica last (re)announced it (listing
+   * again once if the tick's own listing predates that write); and that listing shows no lease
+   * that publishes another shard count (see {@link ShardCountAgreement}).
+   */
+  boolean agreed(List<Lease> listed, long now, LongConsumer expiresAt) {
+    long lastRenew = members.lastMemberRenew();
+    if (lastRenew == Long.MIN_VALUE || now - lastRenew >= s.leaseNanos() - s.marginNanos()) {
+      return false; // no shard outlasts the member lease's last renewal by more than L - m (see hold)
+    }
+    List<Lease> shown = listed;
+    if (!members.announced(shown)) {
+      shown = list();
+      if (shown == null || !members.announced(shown)) {
+        expiresAt.accept(now + Math.min(s.renewNanos() / 4, 20_000_000L)); // look again soon
+        return false;
+      }
+      observed.observe(shown, now);
+    }
+    return agreement.check(shown, now, observed, this::expiry, expiresAt).isEmpty();
+  }
+
+
+  /** What the assignment sees: live IDs, this replica's position, the live holders of the shards. */
+  Assignment.View view(List<String> live, int k, List<Lease> listed, long now, ShardNode[] nodes) {
+    List<String> holders = new ArrayList<>(java.util.Collections.nCopies(s.shardCount(), (String) null));
+    java.util.Set<String> liveSet = new java.util.HashSet<>(live);
+    for (Lease lease : listed) {
+      int shard = lease.key().shard();
+      if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
+          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : observed.age(lease, now) < expiry(lease))) {
+        holders.set(shard, lease.holder());
+      }
+    }
+    for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
+      holders.set(shard, s.replicaId());
+    }
+    BitSet drained = new BitSet(s.shardCount());
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()
+          && LeaseAnnotations.isDrained(lease)) {
+        drained.set(lease.key().shard());
+      }
+    }
+    return new Assignment.View(live, k, s.shardCount(), holders, drained);
+  }
+
+  /** Records the highest fencing token seen of each shard lease (a lease we create starts above it). */
+  void noteTokens(List<Lease> listed, ShardNode[] nodes) {
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
+        nodes[lease.key().shard()].sawToken(FencingTokens.of(lease));
+      }
+    }
+  }
+
+  /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
+  void deleteOutOfRange(List<Lease> listed, long now) {
+    for (Lease lease : listed) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() >= s.shardCount()
+          && (lease.isFree() || observed.age(lease, now) >= expiry(lease))) {
+        try {
+          s.store().delete(lease);
+          log.info("{}/{}: deleted lease of shard {}, outside the shard count {}", s.component(), s.replicaId(),
+              lease.key().shard(), s.shardCount());
+          StoreCalls.report(s, LeaseRole.SHARD, Operation.DELETE, CoordinatorEvents.Outcome.OK);
+        } catch (LeaseStoreException | RuntimeException | Error e) {
+          StoreCalls.report(s, LeaseRole.SHARD, Operation.DELETE, e instanceof LeaseConflictException
+              ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
+          log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),
+              lease.key(), e.toString());
+        }
+      }
+    }
+  }
+
+  /** How long a shard lease must go unchanged before it may be taken. */
+  long expiry(Lease lease) {
+    Duration declared = lease.duration();
+    if (declared != null && !declared.isNegative() && declared.compareTo(s.leaseDuration()) > 0) {
+      return declared.toNanos();
+    }
+    return s.leaseNanos();
+  }
+
+  /** True when {@code shard} is a shard index whose lease this replica holds. */
+  private static boolean held(ShardNode[] nodes, int shard) {
+    return shard >= 0 && shard < nodes.length && nodes[shard].is(ShardNode.Phase.HELD);
+  }
+
+  /** The record of {@code key} in {@code listed}, or null. */
+  static Lease find(List<Lease> listed, LeaseKey key) {
+    for (Lease lease : listed) {
+      if (lease.key().equals(key)) {
+        return lease;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,351 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shard-lease writes of steps 5 and 6 and what their answers change: each write is started
+ * (all of a step in flight together), then each answer is applied in the order the writes were
+ * started, as that write on its own would have been. A shard counts as owned once the answer to
+ * its own write is in; a conflict or an error costs only that lease until the next tick.
+ *
+ * <p>Confined to the tick thread, like the rest of {@link TickRule}.
+ */
+final class ShardWrites {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+  /** No time limit for re-reading and retrying a conflicting write (any tick but the one at close). */
+  static final long NO_LIMIT = Long.MIN_VALUE;
+
+  private final Settings s;
+  private final Ownership ownership;
+  private final MemberLeases members;
+  private final ErrorLog errors;
+  private final CreateConflicts creates;
+  private final OwnershipNotice notice;
+
+  ShardWrites(Settings settings, Ownership ownership, MemberLeases members, ErrorLog errors, CreateConflicts creates,
+      OwnershipNotice notice) {
+    this.s = settings;
+    this.ownership = ownership;
+    this.members = members;
+    this.errors = errors;
+    this.creates = creates;
+    this.notice = notice;
+  }
+
+  /** What a shard-lease write is for, which decides what its answer changes. */
+  enum Purpose {
+    /** Renew a held lease. */
+    RENEW,
+    /** Create, take, or retake after a lost answer: the shard becomes held. */
+    TAKE,
+    /** Renew a released lease whose reconciles still run. */
+    KEEP_RELEASED,
+    /** Free a released lease: holder set to empty. */
+    FREE
+  }
+
+  /**
+   * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
+   * for a take), {@code sent} the ticker reading before it was started.
+   */
+  record Write(Purpose purpose, Operation operation, ShardNode node, Lease base, long sent,
+      CompletableFuture<Lease> answer) {}
+
+  /** Renews {@code mine}, held (or taken back from its release before it was freed). */
+  Write renew(ShardNode node, Lease mine, Instant wall) {
+    return start(Purpose.RENEW, Operation.RENEW, node, mine, mine.renewed(wall, s.leaseDuration()), false);
+  }
+
+  /** Renews our own earlier take, whose answer was lost, on the version it created. */
+  Write retake(ShardNode node, Lease listed, Instant wall) {
+    return start(Purpose.TAKE, Operation.RETAKE, node, listed, listed.renewed(wall, s.leaseDuration()), false);
+  }
+
+  /** Takes a free or expired lease: the next fencing token, without a free mark. */
+  Write take(ShardNode node, Lease listed, Instant wall) {
+    return start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
+  }
+
+  /** Creates the missing lease, which is owned only a lease duration later (the create wait). */
+  Write create(ShardNode node, Instant wall) {
+    Write create = start(Purpose.TAKE, Operation.CREATE, node, null, new Lease(LeaseKey.shard(s.component(),
+        node.shard), s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(node.highestToken()),
+        null), true);
+    node.created(create.sent(), s.leaseNanos());
+    return create;
+  }
+
+  /** Renews a released lease, so no peer takes it while it may not be freed yet. */
+  Write keepReleased(ShardNode node, Instant wall) {
+    Lease mine = node.lease();
+    return start(Purpose.KEEP_RELEASED, Operation.RENEW, node, mine, mine.renewed(wall, s.leaseDuration()), false);
+  }
+
+  /** Frees a released lease. */
+  Write free(ShardNode node, Instant wall) {
+    Lease mine = node.lease();
+    return start(Purpose.FREE, Operation.FREE, node, mine, freed(mine, wall), false);
+  }
+
+  /** A free of a released lease started elsewhere (at close), sent at {@code sent}. */
+  Write freeStarted(ShardNode node, long sent, CompletableFuture<Lease> answer) {
+    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer);
+  }
+
+  /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
+  Lease freed(Lease mine, Instant wall) {
+    Map<String, String> annotations = new HashMap<>(mine.annotations());
+    annotations.put(LeaseAnnotations.FREED_BY, s.replicaId());
+    return mine.withHolder("", mine.acquireTime(), wall, mine.transitions()).withAnnotations(annotations);
+  }
+
+  /** {@code listed} taken by this replica: the next fencing token, without a free mark. */
+  private Lease takenBy(Lease listed, Instant wall) {
+    Lease taken = FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration());
+    if (!taken.annotations().containsKey(LeaseAnnotations.FREED_BY)) {
+      return taken;
+    }
+    Map<String, String> annotations = new HashMap<>(taken.annotations());
+    annotations.remove(LeaseAnnotations.FREED_BY);
+    return taken.withAnnotations(annotations);
+  }
+
+  private Write start(Purpose purpose, Operation operation, ShardNode node, Lease base, Lease request,
+      boolean create) {
+    if (purpose != Purpose.FREE) {
+      request = withShardCount(request);
+    }
+    long sent = s.ticker().read();
+    CompletableFuture<Lease> answer;
+    try {
+      answer = create ? s.store().createAsync(request) : s.store().updateAsync(request);
+    } catch (RuntimeException | Error e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    return new Write(purpose, operation, node, base, sent, answer);
+  }
+
+  /** {@code lease} publishing this replica's shard count. */
+  private Lease withShardCount(Lease lease) {
+    String count = Integer.toString(s.shardCount());
+    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS))) {
+      return lease;
+    }
+    Map<String, String> annotations = new HashMap<>(lease.annotations());
+    annotations.put(LeaseAnnotations.SHARDS, count);
+    return lease.withAnnotations(annotations);
+  }
+
+  /**
+   * Waits for every write, then applies each answer in the order the writes were started. A
+   * conflict is re-read and retried once, unless the ticker has passed {@code retryUntil} (at
+   * close; {@link #NO_LIMIT} otherwise).
+   */
+  void finishAll(List<Write> writes, Instant wall, long retryUntil) {
+    for (Write w : writes) {
+      Lease written;
+      try {
+        written = StoreCalls.answer(w.answer());
+      } catch (LeaseConflictException e) {
+        conflicted(w, e, wall, retryUntil);
+        continue;
+      } catch (LeaseStoreException | RuntimeException | Error e) {
+        failed(w, e); // an Error too: logged at ERROR, that write failed, the tick goes on
+        continue;
+      }
+      succeeded(w, written);
+    }
+  }
+
+  private void succeeded(Write w, Lease written) {
+    ShardNode node = w.node();
+    int shard = node.shard;
+    switch (w.purpose()) {
+      case RENEW -> {
+        hold(node, written, w.sent());
+        errors.succeeded("renew shard lease");
+      }
+      case TAKE -> {
+        if (w.operation() == Operation.TAKE) {
+          node.forgetCreate(); // an existing lease, freed or expired: owned at once
+        }
+        hold(node, written, w.sent());
+        errors.succeeded("take shard lease");
+        creates.settled(written.key());
+        long since = node.takeWantedSince();
+        Lease listed = w.base();
+        boolean takeover = listed != null && !listed.isFree() && w.operation() != Operation.RETAKE;
+        if (takeover) {
+          log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
+        }
+        if (since != Long.MIN_VALUE && node.waiting(s.ticker().read())) {
+          node.createWantedSince(since); // reported as acquired when owned (see OwnershipNotice)
+          since = Long.MIN_VALUE;
+        }
+        try {
+          if (since != Long.MIN_VALUE) {
+            s.events().acquired(shard, Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
+          }
+          if (takeover) {
+            s.events().takeover(shard, listed.holder());
+          }
+        } catch (RuntimeException e) {
+          log.debug("CoordinatorEvents.acquired/takeover threw", e);
+        }
+      }
+      case KEEP_RELEASED -> node.keepReleased(written);
+      case FREE -> {
+        node.dropLease();
+        node.forgetCreate();
+        errors.succeeded("free shard lease");
+      }
+    }
+    StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.OK);
+  }
+
+  private void conflicted(Write w, LeaseConflictException e, Instant wall, long retryUntil) {
+    ShardNode node = w.node();
+    int shard = node.shard;
+    boolean mayRetry = retryUntil == NO_LIMIT || s.ticker().read() - retryUntil < 0;
+    switch (w.purpose()) {
+      case RENEW -> {
+        Lease current = mayRetry ? stillOurs(w.base()) : null;
+        if (current != null && !java.util.Objects.equals(current.resourceVersion(), w.base().resourceVersion())) {
+          // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
+          // changes the holder or increments the transitions. Renew on the new version.
+          try {
+            hold(node, s.store().update(current.renewed(wall, s.leaseDuration())), w.sent());
+            StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
+            return;
+          } catch (LeaseStoreException | RuntimeException | Error again) {
+            log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+                shard, again.toString());
+          }
+        }
+        if (node.is(ShardNode.Phase.HELD)) {
+          node.dropLease();
+        }
+        node.forgetCreate();
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
+        notice.notifyIfChanged("lost");
+        log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
+            shard);
+      }
+      case TAKE -> {
+        if (w.base() == null) {
+          creates.conflicted(LeaseKey.shard(s.component(), shard), e.getMessage());
+        } else {
+          log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+        }
+        StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.CONFLICT);
+      }
+      case KEEP_RELEASED -> {
+        node.dropLease();
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
+      }
+      case FREE -> {
+        // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
+        boolean freed = mayRetry && freeCurrentVersion(w.base(), wall, retryUntil);
+        node.dropLease(); // freed now, or someone else changed it: no longer ours to free
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.FREE,
+            freed ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
+      }
+    }
+  }
+
+  private void failed(Write w, Throwable e) {
+    ShardNode node = w.node();
+    switch (w.purpose()) {
+      case RENEW -> errors.failed("renew shard lease", node.shard, e);
+      case TAKE -> {
+        errors.failed("take shard lease", node.shard, e);
+        if (w.operation() != Operation.RETAKE) {
+          // The write may have taken effect: remember the transition count it would have written.
+          Lease listed = w.base();
+          node.takeUncertain(listed == null ? 0L : FencingTokens.taken(listed, "", null).transitions());
+        }
+      }
+      case KEEP_RELEASED -> errors.failed("renew released shard lease", node.shard, e);
+      case FREE -> errors.failed("free shard lease", node.shard, e);
+    }
+    StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.ERROR);
+  }
+
+  /**
+   * Frees the current record of {@code mine}'s lease if it is still this replica's; true when
+   * done. At close, the re-read and the write run off this thread (see {@link CloseWrites}) and
+   * only until the frees' share of the time limit, so a store whose calls block cannot hold close.
+   */
+  private boolean freeCurrentVersion(Lease mine, Instant wall, long retryUntil) {
+    Supplier<CompletableFuture<Lease>> retry = () -> {
+      Lease current = stillOurs(mine);
+      if (current == null) {
+        return CompletableFuture.failedFuture(new LeaseConflictException("changed by another writer: " + mine.key()));
+      }
+      try {
+        return CompletableFuture.completedFuture(s.store().update(freed(current, wall)));
+      } catch (LeaseStoreException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    };
+    CompletableFuture<Lease> answer;
+    if (retryUntil == NO_LIMIT) {
+      answer = retry.get();
+    } else {
+      try (CloseWrites writes = new CloseWrites(s)) {
+        answer = writes.answers(List.of(writes.start(retry, retryUntil)), retryUntil, s.closeTimeout()).get(0);
+      }
+    }
+    try {
+      StoreCalls.answer(answer);
+      return true;
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+          mine.key().shard(), e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * The current record of {@code mine}'s lease if it is still this replica's, with the same
+   * transition count (so nobody took it in between), else null.
+   */
+  private Lease stillOurs(Lease mine) {
+    Lease current;
+    try {
+      current = ShardListing.find(s.store().list(s.component()), mine.key());
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      current = null;
+    }
+    return current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
+        ? current : null;
+  }
+
+  /**
+   * HELD as {@code written}, owned until its fencing deadline: no longer than the member lease
+   * that publishes our shard count could look live to a peer (a peer that marks it released after
+   * a lease duration unchanged may own right after).
+   */
+  private void hold(ShardNode node, Lease written, long sent) {
+    node.sawToken(FencingTokens.of(written));
+    long from = Math.min(sent, members.lastMemberRenew());
+    if (!ownership.extend(node.shard, from + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
+      log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
+          s.component(), s.replicaId(), node.shard);
+    }
+    node.hold(written);
+  }
+}
