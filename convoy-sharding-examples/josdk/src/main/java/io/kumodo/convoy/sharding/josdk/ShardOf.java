@@ -6,7 +6,11 @@ package io.kumodo.convoy.sharding.josdk;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kumodo.convoy.sharding.Coordinator;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 
 /**
@@ -16,15 +20,27 @@ import java.util.function.Function;
  * Release, which is in the shard of the Cluster its {@code clusterRef} names. Reads only the
  * coordinator's in-memory owned set.
  *
+ * <p>It also counts, per shard and coordinator (shared by every {@code ShardOf} of one
+ * coordinator), the checks that found the shard not owned: the events a filter dropped and the
+ * reconciles the gate refused. A shard can be not owned for a moment and owned again with no
+ * ownership change published (a renewal sent before its fencing deadline that lands after it);
+ * {@link AcquiredShardsEventSource} re-triggers the resources of a shard with such misses once it
+ * is owned again, so no dropped event is lost.
+ *
  * @param <R> the kind of resource
  */
 public final class ShardOf<R extends HasMetadata> {
+  /** Per coordinator, per shard: how many checks found the shard not owned. */
+  private static final Map<Coordinator, AtomicLongArray> MISSES = Collections.synchronizedMap(new WeakHashMap<>());
+
   private final Coordinator coordinator;
   private final Function<? super R, String> key;
+  private final AtomicLongArray misses;
 
   private ShardOf(Coordinator coordinator, Function<? super R, String> key) {
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     this.key = Objects.requireNonNull(key, "key");
+    this.misses = MISSES.computeIfAbsent(coordinator, c -> new AtomicLongArray(c.shardCount()));
   }
 
   /** Resources keyed by their own {@code <namespace>/<name>} (or {@code <name>} when cluster-scoped). */
@@ -48,9 +64,29 @@ public final class ShardOf<R extends HasMetadata> {
     return coordinator.shardOf(k != null ? k : objectKey(resource));
   }
 
-  /** True when this replica owns the shard of {@code resource} now. */
+  /** True when this replica owns the shard of {@code resource} now; false counts as a miss of the shard. */
   public boolean owns(R resource) {
-    return resource != null && coordinator.owns(shard(resource));
+    if (resource == null) {
+      return false;
+    }
+    int shard = shard(resource);
+    if (coordinator.owns(shard)) {
+      return true;
+    }
+    missed(shard);
+    return false;
+  }
+
+  /** Counts a check that found {@code shard} not owned (a dropped event, a refused reconcile). */
+  void missed(int shard) {
+    if (shard >= 0 && shard < misses.length()) {
+      misses.incrementAndGet(shard);
+    }
+  }
+
+  /** How many checks have found {@code shard} not owned so far. */
+  long misses(int shard) {
+    return misses.get(shard);
   }
 
   private static String objectKey(HasMetadata resource) {

@@ -60,6 +60,7 @@ public class ShardedReconciler<P extends HasMetadata> implements Reconciler<P> {
     int shard = shards.shard(resource);
     Coordinator coordinator = shards.coordinator();
     if (!coordinator.enterShard(shard)) {
+      shards.missed(shard); // re-triggered once owned again: AcquiredShardsEventSource
       return notOwned;
     }
     try {

@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.josdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.Event;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
+import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseEvent;
+import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.ShardChange;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A shard can stop being owned for a moment and be owned again with no ownership change
+ * published: a renewal sent before the shard's fencing deadline that lands after it (a stalled
+ * API server, a starved tick thread). {@code owns} is false in between, so a filter drops the
+ * resource's event or the gate refuses its reconcile, and no acquisition follows to re-trigger
+ * it. The glue must still reconcile it once the shard is owned again.
+ *
+ * <p>The coordinator runs on an injected ticker and ticks only when the test calls
+ * {@code tickNow()}: 2 s leases, 500 ms renew interval, so a renewal counts for 1.6 s from its
+ * send.
+ */
+class LateRenewalTest {
+  private static final Duration RENEW = Duration.ofMillis(500);
+
+  private final AtomicLong now = new AtomicLong();
+  private final LateStore store = new LateStore(new InMemoryLeaseStore(clock()));
+  private final List<ShardChange> changes = new CopyOnWriteArrayList<>();
+  private final List<Event> events = new CopyOnWriteArrayList<>();
+  private final ConfigMap cluster = new ConfigMapBuilder().withNewMetadata().withNamespace("demo")
+      .withName("cluster-0").endMetadata().build();
+
+  private Coordinator coordinator;
+  private ShardOf<ConfigMap> shards;
+  private AcquiredShardsEventSource<ConfigMap> source;
+  /** When the shard became owned, with a renewal sent: it counts until 1.6 s later. */
+  private long base;
+
+  @BeforeEach
+  void ownerOfTheOnlyShardWithAStartedEventSource() {
+    coordinator = Coordinator.builder().component("late").replicaId("op-a").shardCount(1)
+        .leaseDuration(Duration.ofSeconds(2)).renewInterval(RENEW).leaseStore(store)
+        .ticker(now::get).clock(clock()).scheduler((task, delay, unit) -> new CompletableFuture<>()).build();
+    shards = ShardOf.byName(coordinator);
+    source = new AcquiredShardsEventSource<>(shards, new OneResource(cluster), "acquired");
+    source.setEventHandler(events::add);
+    coordinator.prime();
+    // A fresh shard lease counts as owned a lease duration after its create: tick until then.
+    for (int i = 1; i <= 8 && !coordinator.owns(0); i++) {
+      now.set(RENEW.multipliedBy(i).toNanos());
+      coordinator.tickNow();
+    }
+    assertThat(coordinator.owns(0)).isTrue();
+    base = now.get();
+    coordinator.addOnChange(changes::add);
+    source.start();
+    assertThat(events).hasSize(1);
+    events.clear();
+  }
+
+  @AfterEach
+  void stop() {
+    source.stop();
+    coordinator.close();
+  }
+
+  @Test
+  void aReconcileRefusedWhileARenewalWasLateRunsOnceTheShardIsOwnedAgain() {
+    AtomicBoolean delegateRan = new AtomicBoolean();
+    Reconciler<ConfigMap> delegate = (resource, context) -> {
+      delegateRan.set(true);
+      return UpdateControl.noUpdate();
+    };
+    ShardedReconciler<ConfigMap> gated = ShardedReconciler.wrap(shards, delegate);
+
+    renewLate(() -> assertThat(call(() -> gated.reconcile(cluster, null)).isNoUpdate()).isTrue());
+
+    assertThat(delegateRan).isFalse();
+    assertOwnedAgainWithoutAPublishedChange();
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events).singleElement()
+        .isInstanceOfSatisfying(ResourceEvent.class, e -> assertThat(e.getRelatedCustomResourceID())
+            .isEqualTo(ResourceID.fromResource(cluster))));
+  }
+
+  @Test
+  void anUpdateFilteredOutWhileARenewalWasLateIsReconciledOnceTheShardIsOwnedAgain() {
+    OwnedFilter<ConfigMap> owned = OwnedFilter.of(shards);
+
+    renewLate(() -> assertThat(owned.onUpdate().accept(cluster, cluster)).isFalse());
+
+    assertOwnedAgainWithoutAPublishedChange();
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events).singleElement()
+        .isInstanceOfSatisfying(ResourceEvent.class, e -> assertThat(e.getRelatedCustomResourceID())
+            .isEqualTo(ResourceID.fromResource(cluster))));
+  }
+
+  @Test
+  void aShardOwnedThroughoutIsNotReconciledAgain() {
+    now.set(base + RENEW.toNanos());
+    coordinator.tickNow();
+    now.set(base + RENEW.multipliedBy(2).toNanos());
+    coordinator.tickNow();
+
+    assertThat(coordinator.owns(0)).isTrue();
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(events).isEmpty());
+  }
+
+  /**
+   * A tick 1.5 s after the last renewal whose shard renewal lands at 1.7 s, after the 1.6 s
+   * deadline of the last one;
+   * {@code whileLapsed} runs while it is in flight, when the shard is not owned.
+   */
+  private void renewLate(Runnable whileLapsed) {
+    now.set(base + Duration.ofMillis(1500).toNanos());
+    store.onShardUpdate = () -> {
+      now.set(base + Duration.ofMillis(1700).toNanos());
+      assertThat(coordinator.owns(0)).as("owned while the renewal is in flight").isFalse();
+      whileLapsed.run();
+    };
+    coordinator.tickNow();
+  }
+
+  private void assertOwnedAgainWithoutAPublishedChange() {
+    assertThat(coordinator.owns(0)).isTrue();
+    assertThat(changes).isEmpty();
+  }
+
+  private static <T> T call(java.util.concurrent.Callable<T> call) {
+    try {
+      return call.call();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private Clock clock() {
+    return new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.EPOCH.plusNanos(now.get());
+      }
+    };
+  }
+
+  /** An in-memory store that runs {@code onShardUpdate} once, inside the next shard lease write. */
+  private static final class LateStore implements LeaseStore {
+    private final InMemoryLeaseStore delegate;
+    volatile Runnable onShardUpdate;
+
+    LateStore(InMemoryLeaseStore delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public List<Lease> list(String component) {
+      return delegate.list(component);
+    }
+
+    @Override
+    public Lease create(Lease lease) throws LeaseStoreException {
+      return delegate.create(lease);
+    }
+
+    @Override
+    public Lease update(Lease lease) throws LeaseStoreException {
+      Runnable hook = onShardUpdate;
+      if (hook != null && lease.key().role() == LeaseRole.SHARD) {
+        onShardUpdate = null;
+        hook.run();
+      }
+      return delegate.update(lease);
+    }
+
+    @Override
+    public void delete(Lease lease) throws LeaseStoreException {
+      delegate.delete(lease);
+    }
+
+    @Override
+    public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
+      return delegate.watch(component, listener);
+    }
+  }
+
+  /** The primary cache of a controller holding one resource. */
+  private record OneResource(ConfigMap resource) implements IndexedResourceCache<ConfigMap> {
+    @Override
+    public Optional<ConfigMap> get(ResourceID id) {
+      return ResourceID.fromResource(resource).equals(id) ? Optional.of(resource) : Optional.empty();
+    }
+
+    @Override
+    public Stream<ResourceID> keys() {
+      return Stream.of(ResourceID.fromResource(resource));
+    }
+
+    @Override
+    public Stream<ConfigMap> list(Predicate<ConfigMap> predicate) {
+      return Stream.of(resource).filter(predicate);
+    }
+
+    @Override
+    public Stream<ConfigMap> list(String namespace, Predicate<ConfigMap> predicate) {
+      return list(predicate.and(r -> namespace.equals(r.getMetadata().getNamespace())));
+    }
+
+    @Override
+    public List<ConfigMap> byIndex(String indexName, String indexKey) {
+      return List.of();
+    }
+  }
+}
