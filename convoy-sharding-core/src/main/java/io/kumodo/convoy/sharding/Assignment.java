@@ -55,7 +55,7 @@ public interface Assignment {
    * i mod N = k. Drained shards are wanted by nobody; the others keep their owners.
    */
   static Assignment modulo() {
-    return Modulo.INSTANCE;
+    return ModuloAssignment.INSTANCE;
   }
 
   /**
@@ -75,36 +75,5 @@ public interface Assignment {
       case "balanced" -> balanced();
       default -> null;
     };
-  }
-
-  /** The {@code i mod N = k} rule. */
-  final class Modulo implements Assignment {
-    static final Modulo INSTANCE = new Modulo();
-
-    private Modulo() {}
-
-    @Override
-    public String name() {
-      return "modulo";
-    }
-
-    @Override
-    public BitSet wanted(View view) {
-      BitSet wanted = new BitSet(view.shardCount());
-      if (view.self() < 0) {
-        return wanted;
-      }
-      for (int i = view.self(); i < view.shardCount(); i += view.liveIds().size()) {
-        if (!view.drained().get(i)) {
-          wanted.set(i);
-        }
-      }
-      return wanted;
-    }
-
-    @Override
-    public String toString() {
-      return name();
-    }
   }
 }

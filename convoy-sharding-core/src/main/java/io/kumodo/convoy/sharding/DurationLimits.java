@@ -41,7 +41,7 @@ public final class DurationLimits {
   }
 
   /** Checks a close time limit: greater than 0 and at most 24 h. */
-  public static Duration closeTimeout(String name, Duration timeout) {
+  static Duration closeTimeout(String name, Duration timeout) {
     return upTo24h(name, timeout);
   }
 

@@ -73,7 +73,7 @@ public final class LeaseAnnotations {
   public static final String FREED_BY = "sharding.convoy.kumodo.io/freed-by";
 
   /** True when {@code lease} is free and was freed by its holder ({@link #FREED_BY}). */
-  public static boolean isFreedByItsHolder(Lease lease) {
+  static boolean isFreedByItsHolder(Lease lease) {
     return lease.isFree() && lease.annotations().containsKey(FREED_BY);
   }
 

@@ -144,7 +144,7 @@ public final class ObservedOwners {
   }
 
   /** Whether {@code replicaId} holds its member lease and was observed renewing it within its duration. */
-  public boolean memberLive(String replicaId, long now) {
+  boolean memberLive(String replicaId, long now) {
     Lease l = members.get(replicaId);
     return l != null && l.holder().equals(replicaId) && now - memberUntil(replicaId) < 0;
   }

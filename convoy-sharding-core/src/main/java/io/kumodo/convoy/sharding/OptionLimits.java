@@ -25,7 +25,7 @@ public final class OptionLimits {
   /** The largest shard count, 65536. */
   public static final int MAX_SHARD_COUNT = 65536;
   /** The longest replica ID, 253 characters (a DNS subdomain name). */
-  public static final int MAX_REPLICA_ID_LENGTH = 253;
+  static final int MAX_REPLICA_ID_LENGTH = 253;
 
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");

@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kumodo.convoy.sharding.publicapi.Widened;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The public API of convoy-sharding-core (every public or protected type, constructor, method
+ * and field of {@code io.kumodo.convoy.sharding} and its subpackages, the simulator in
+ * {@code sim} excepted) is listed in {@code src/test/resources/public-api.txt}, so that every
+ * change of the public surface is a visible diff in review. After an intended change, rewrite
+ * the file with {@code mvn -pl convoy-sharding-core -am test -Dtest=PublicApiTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dconvoy.api.update=true} and commit it.
+ */
+class PublicApiTest {
+  static final Path LISTING = Path.of("src/test/resources/public-api.txt");
+
+  @Test
+  void theCompiledPublicApiIsTheCheckedInListing() throws Exception {
+    List<String> compiled =
+        PublicApiListing.of(Coordinator.class, "io.kumodo.convoy.sharding", List.of("io.kumodo.convoy.sharding.sim"));
+    PublicApiListing.compare(compiled, LISTING, "convoy-sharding-core");
+  }
+
+  @Test
+  void aPublicMethodMissingFromTheListingFailsTheComparisonWithItsLine(@TempDir Path dir) throws Exception {
+    List<String> compiled = PublicApiListing.of(Widened.class, "io.kumodo.convoy.sharding.publicapi", List.of());
+    assertThat(compiled).containsExactly(
+        "io.kumodo.convoy.sharding.publicapi.Widened: public final class",
+        "io.kumodo.convoy.sharding.publicapi.Widened: public int added()");
+    Path listing = dir.resolve("public-api.txt");
+    Files.write(listing, compiled.subList(0, 1));
+
+    assertThatThrownBy(() -> PublicApiListing.check(compiled, listing, "fixture"))
+        .hasMessageContaining("+ io.kumodo.convoy.sharding.publicapi.Widened: public int added()")
+        .hasMessageContaining("-Dconvoy.api.update=true");
+  }
+}

@@ -1,0 +1,28 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.fabric8;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The public API of convoy-sharding-fabric8 (every public or protected type, constructor, method
+ * and field of {@code io.kumodo.convoy.sharding.fabric8}) is listed in
+ * {@code src/test/resources/public-api.txt}, so that every change of the public surface is a
+ * visible diff in review. After an intended change, rewrite the file with {@code mvn -pl
+ * convoy-sharding-fabric8 -am test -Dtest=PublicApiTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dconvoy.api.update=true} and commit it. The comparison itself is tested in core's
+ * PublicApiTest (this class is a copy of core's PublicApiListing).
+ */
+class PublicApiTest {
+  static final Path LISTING = Path.of("src/test/resources/public-api.txt");
+
+  @Test
+  void theCompiledPublicApiIsTheCheckedInListing() throws Exception {
+    List<String> compiled = PublicApiListing.of(KubernetesLeaseStore.class, "io.kumodo.convoy.sharding.fabric8", List.of());
+    PublicApiListing.compare(compiled, LISTING, "convoy-sharding-fabric8");
+  }
+}
