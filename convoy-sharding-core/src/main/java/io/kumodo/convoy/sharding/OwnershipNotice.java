@@ -73,6 +73,24 @@ final class OwnershipNotice {
     if (now.equals(notified)) {
       return;
     }
+    announce(now, reason, time);
+  }
+
+  /**
+   * {@code shard} was not owned for a moment that no tick saw (a renewal landed after the fencing
+   * deadline of the one before): if it was reported owned, report its release now; the next
+   * {@link #notifyIfChanged} reports it acquired again, so a gate re-enqueues its objects.
+   */
+  void lapsed(int shard) {
+    if (notified.contains(shard)) {
+      Set<Integer> now = new TreeSet<>(notified);
+      now.remove(shard);
+      announce(now, "lapsed", s.ticker().read());
+    }
+  }
+
+  /** Publishes {@code now} as the owned set and reports the change from the last one. */
+  private void announce(Set<Integer> now, String reason, long time) {
     ownership.publish(now);
     ShardChange change = ShardChange.between(notified, now);
     for (int shard : change.acquired()) {

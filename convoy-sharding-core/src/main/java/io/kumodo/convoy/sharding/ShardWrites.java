@@ -341,6 +341,12 @@ final class ShardWrites {
    */
   private void hold(ShardNode node, Lease written, long sent) {
     node.sawToken(FencingTokens.of(written));
+    if (node.is(ShardNode.Phase.HELD) && s.ticker().read() - ownership.deadline(node.shard) >= 0) {
+      // This renewal landed after the fencing deadline of the one before (a stalled API server,
+      // a starved tick thread): owns() was false meanwhile, and callers may have dropped work of
+      // the shard. Said as it was: a release now, an acquisition when the owned set is published.
+      notice.lapsed(node.shard);
+    }
     long from = Math.min(sent, members.lastMemberRenew());
     if (!ownership.extend(node.shard, from + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
