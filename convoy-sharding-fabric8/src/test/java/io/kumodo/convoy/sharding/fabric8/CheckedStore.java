@@ -27,8 +27,6 @@ final class CheckedStore implements LeaseStore {
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger calls = new AtomicInteger();
   private final AtomicInteger failures = new AtomicInteger();
-  /** System.nanoTime before the latest create or update was sent. */
-  private volatile long lastWriteSent;
 
   CheckedStore(LeaseStore delegate, String owner, Consumer<String> overlap) {
     this.delegate = delegate;
@@ -39,11 +37,6 @@ final class CheckedStore implements LeaseStore {
   /** Store calls so far. */
   int calls() {
     return calls.get();
-  }
-
-  /** System.nanoTime before the latest create or update (sync or async) was sent; 0 before any. */
-  long lastWriteSent() {
-    return lastWriteSent;
   }
 
   /** Store calls that threw so far. */
@@ -58,25 +51,21 @@ final class CheckedStore implements LeaseStore {
 
   @Override
   public Lease create(Lease lease) throws LeaseStoreException {
-    lastWriteSent = System.nanoTime();
     return call("create " + lease.key(), () -> delegate.create(lease));
   }
 
   @Override
   public Lease update(Lease lease) throws LeaseStoreException {
-    lastWriteSent = System.nanoTime();
     return call("update " + lease.key(), () -> delegate.update(lease));
   }
 
   @Override
   public CompletableFuture<Lease> createAsync(Lease lease) {
-    lastWriteSent = System.nanoTime();
     return counted(started("createAsync " + lease.key(), () -> delegate.createAsync(lease)));
   }
 
   @Override
   public CompletableFuture<Lease> updateAsync(Lease lease) {
-    lastWriteSent = System.nanoTime();
     return counted(started("updateAsync " + lease.key(), () -> delegate.updateAsync(lease)));
   }
 

@@ -4,8 +4,10 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
-import static io.kumodo.convoy.sharding.fabric8.Fleet.COMPONENT;
-import static io.kumodo.convoy.sharding.fabric8.Fleet.NAMESPACE;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.COMPONENT;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.LEASE;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.NAMESPACE;
+import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.RENEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +15,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kumodo.convoy.sharding.fabric8.Fleet.Replica;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.kumodo.convoy.sharding.fabric8.KubeReplicas.Replica;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -27,38 +30,38 @@ import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server (the
- * fleet fixture {@link MockFleet}: server, fleet and ownership sampler), each with its
- * own {@link KubernetesLeaseStore} and tick thread. The sampler records every shard with two
- * owners; each test ends by asserting there was none.
+ * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server, each
+ * with its own {@link KubernetesLeaseStore}. Every poll samples all {@code owns} and records a
+ * shard with two owners; each test ends by asserting there was none.
  */
+@ExtendWith(MockServerLogging.class)
+@EnableKubernetesMockClient(crud = true, https = false)
 class CoordinatorsOnKubernetesIT {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorsOnKubernetesIT.class);
   private static final int SHARDS = 8;
-  private static final Duration LEASE = Duration.ofSeconds(2);
-  private static final Duration RENEW = Duration.ofMillis(500);
   private static final Duration SLACK = Duration.ofSeconds(1);
 
-  private MockFleet mock;
-  private KubernetesClient client;
-  private Fleet replicas;
+  KubernetesClient client;
+  private KubeReplicas replicas;
 
   @BeforeEach
   void startThree() {
-    mock = MockFleet.start(c -> c, true, SHARDS, LEASE, RENEW, "cm-c", "cm-a", "cm-b");
-    client = mock.client;
-    replicas = mock.fleet;
-    poll(Duration.ofSeconds(10)).until(replicas::ownsByModulo);
+    replicas = new KubeReplicas(client, SHARDS);
+    replicas.start("cm-c");
+    replicas.start("cm-a");
+    replicas.start("cm-b");
+    poll(Duration.ofSeconds(10)).until(replicas::sample);
   }
 
   @AfterEach
   void stopAll() {
-    mock.close();
-    assertThat(mock.sampler.violations()).as("shards owned by two coordinators").isEmpty();
+    replicas.close();
+    assertThat(replicas.violations).as("shards owned by two coordinators").isEmpty();
   }
 
   @Test
@@ -90,12 +93,12 @@ class CoordinatorsOnKubernetesIT {
     Map<String, Lease> before = leases("shard");
     Set<Integer> itsShards = replicas.get("cm-b").coordinator.ownedShards();
 
-    replicas.stop(replicas.get("cm-b"));
+    replicas.close("cm-b");
     long closed = System.nanoTime();
-    poll(RENEW.plus(SLACK)).until(() -> replicas.ownsByModulo() || replicas.owners().keySet().containsAll(itsShards));
+    poll(RENEW.plus(SLACK)).until(() -> replicas.sample() || replicas.owners().keySet().containsAll(itsShards));
     Duration handover = Duration.ofNanos(System.nanoTime() - closed);
     // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
-    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
+    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::sample);
     log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
         handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
 
@@ -117,9 +120,9 @@ class CoordinatorsOnKubernetesIT {
     Set<Integer> itsShards = crashed.coordinator.ownedShards();
     replicas.acquisitions.clear();
 
-    replicas.crash(crashed);
-    long lastWrite = crashed.checked.lastWriteSent();
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
+    replicas.crash("cm-a");
+    long lastWrite = crashed.lastWriteSent;
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
 
     long firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
         .mapToLong(a -> a[0]).min().orElseThrow();
@@ -148,8 +151,11 @@ class CoordinatorsOnKubernetesIT {
     });
     int transitions = written[0];
 
-    poll(RENEW.plus(SLACK)).until(() -> !replicas.get("cm-a").coordinator.owns(0));
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
+    poll(RENEW.plus(SLACK)).until(() -> {
+      replicas.sample();
+      return !replicas.get("cm-a").coordinator.owns(0);
+    });
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
 
     Lease retaken = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
     assertThat(retaken.getSpec().getHolderIdentity()).isEqualTo("cm-a");

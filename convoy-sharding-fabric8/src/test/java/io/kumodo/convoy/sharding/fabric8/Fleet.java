@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -38,8 +37,6 @@ final class Fleet implements AutoCloseable {
   final List<Replica> all = new CopyOnWriteArrayList<>();
   /** Store calls of one coordinator that overlapped. */
   final List<String> overlaps = new CopyOnWriteArrayList<>();
-  /** {System.nanoTime, shard} of every acquisition an OnChange reported, over every incarnation. */
-  final ConcurrentLinkedQueue<long[]> acquisitions = new ConcurrentLinkedQueue<>();
   private final Supplier<KubernetesClient> clients;
   private final boolean clientPerReplica;
   private final boolean crashable;
@@ -75,8 +72,7 @@ final class Fleet implements AutoCloseable {
       this.checked = new CheckedStore(store, id + "#" + all.size(), overlaps::add);
       this.scheduler = crashable ? new StoppableScheduler() : null;
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-          .leaseDuration(lease).renewInterval(renew).leaseStore(checked)
-          .onChange(change -> change.acquired().forEach(s -> acquisitions.add(new long[] {System.nanoTime(), s})));
+          .leaseDuration(lease).renewInterval(renew).leaseStore(checked);
       this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();
     }
 
@@ -122,11 +118,6 @@ final class Fleet implements AutoCloseable {
     r.coordinator.close();
     r.state = State.STOPPED;
     r.release();
-  }
-
-  /** The running incarnation of {@code id}. */
-  Replica get(String id) {
-    return running().stream().filter(r -> r.id.equals(id)).findFirst().orElseThrow();
   }
 
   /** The running incarnations. */
@@ -179,36 +170,16 @@ final class Fleet implements AutoCloseable {
    * IDs, and each sees all of them as live members (the member set has formed again).
    */
   boolean converged() {
-    List<String> live = live();
-    return ownsByModulo() && running().stream().allMatch(r -> r.coordinator.liveMembers().equals(live));
-  }
-
-  /** True when the running replicas own exactly the shards of the i mod N rule over their sorted IDs. */
-  boolean ownsByModulo() {
-    List<String> live = live();
+    List<String> live = new ArrayList<>();
+    running().forEach(r -> live.add(r.id));
+    live.sort(null);
     Map<Integer, Set<String>> owners = owners();
     for (int shard = 0; shard < shards; shard++) {
       if (!Set.of(live.get(shard % live.size())).equals(owners.getOrDefault(shard, Set.of()))) {
         return false;
       }
     }
-    return true;
-  }
-
-  /** The shards the replica at {@code k} of {@code n} running replicas (sorted by ID) owns by i mod N. */
-  Set<Integer> modulo(int k, int n) {
-    Set<Integer> wanted = new TreeSet<>();
-    for (int shard = k; shard < shards; shard += n) {
-      wanted.add(shard);
-    }
-    return wanted;
-  }
-
-  private List<String> live() {
-    List<String> live = new ArrayList<>();
-    running().forEach(r -> live.add(r.id));
-    live.sort(null);
-    return live;
+    return running().stream().allMatch(r -> r.coordinator.liveMembers().equals(live));
   }
 
   /** Closes every running replica gracefully, with its store and (if its own) its client. */
