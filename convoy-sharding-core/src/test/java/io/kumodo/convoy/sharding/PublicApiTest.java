@@ -37,9 +37,10 @@ class PublicApiTest {
     List<String> compiled = PublicApiListing.of(Widened.class, "io.kumodo.convoy.sharding.publicapi", List.of());
     assertThat(compiled).containsExactly(
         "io.kumodo.convoy.sharding.publicapi.Widened: public final class",
+        "io.kumodo.convoy.sharding.publicapi.Widened: @Deprecated public int old()",
         "io.kumodo.convoy.sharding.publicapi.Widened: public int added()");
     Path listing = dir.resolve("public-api.txt");
-    Files.write(listing, compiled.subList(0, 1));
+    Files.write(listing, compiled.subList(0, 2));
 
     assertThatThrownBy(() -> PublicApiListing.check(compiled, listing, "fixture"))
         .hasMessageContaining("+ io.kumodo.convoy.sharding.publicapi.Widened: public int added()")

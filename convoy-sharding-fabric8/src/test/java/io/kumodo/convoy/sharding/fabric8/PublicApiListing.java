@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 
 /**
  * The public API of compiled classes as sorted lines, one per public or protected type,
- * constructor, method and field, each prefixed with its type's name. Public methods a public
+ * constructor, method and field, each prefixed with its type's name and marked when
+ * deprecated. Public methods a public
  * class inherits from a package-private superclass (javac makes them visible on the subclass)
  * are listed as the subclass's own. A copy of this class is in each module's tests.
  */
@@ -124,25 +125,25 @@ final class PublicApiListing {
     List<String> members = new ArrayList<>();
     for (Field f : type.getDeclaredFields()) {
       if (shown(f)) {
-        members.add(modifiers(f) + name(f.getGenericType()) + " " + f.getName());
+        members.add(deprecated(f) + modifiers(f) + name(f.getGenericType()) + " " + f.getName());
       }
     }
     for (Constructor<?> c : type.getDeclaredConstructors()) {
       if (shown(c)) {
-        members.add(modifiers(c) + type.getSimpleName() + parameters(c));
+        members.add(deprecated(c) + modifiers(c) + type.getSimpleName() + parameters(c));
       }
     }
     Set<String> signatures = new LinkedHashSet<>();
     for (Class<?> t = type; t != null && (t == type || (t.getModifiers() & VISIBLE) == 0); t = t.getSuperclass()) {
       for (Method m : t.getDeclaredMethods()) {
         if (shown(m) && !m.isBridge() && signatures.add(m.getName() + Arrays.toString(m.getParameterTypes()))) {
-          members.add(modifiers(m) + (m.isDefault() ? "default " : "") + typeParameters(m)
+          members.add(deprecated(m) + modifiers(m) + (m.isDefault() ? "default " : "") + typeParameters(m)
               + name(m.getGenericReturnType()) + " " + m.getName() + parameters(m));
         }
       }
     }
     List<String> out = new ArrayList<>();
-    out.add(prefix + declaration(type));
+    out.add(prefix + deprecated(type) + declaration(type));
     members.stream().sorted().forEach(m -> out.add(prefix + m));
     return out;
   }
@@ -172,6 +173,10 @@ final class PublicApiListing {
           .append(Arrays.stream(interfaces).map(PublicApiListing::name).collect(Collectors.joining(", ")));
     }
     return out.toString();
+  }
+
+  private static String deprecated(java.lang.reflect.AnnotatedElement element) {
+    return element.isAnnotationPresent(Deprecated.class) ? "@Deprecated " : "";
   }
 
   private static boolean shown(Member member) {
