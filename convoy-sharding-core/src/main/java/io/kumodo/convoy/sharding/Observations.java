@@ -26,6 +26,8 @@ final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
   /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
   private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The last record the watch delivered of each lease: any thread writes. */
+  private final Map<LeaseKey, Lease> lastWatched = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * Notes that the watch delivered {@code lease} at {@code now}, so a version first seen by the
@@ -34,11 +36,18 @@ final class Observations {
   void noteWatched(Lease lease, long now) {
     String fp = fingerprint(lease);
     watched.compute(lease.key(), (k, old) -> old != null && old.fingerprint.equals(fp) ? old : new Seen(fp, now, false));
+    lastWatched.put(lease.key(), lease);
+  }
+
+  /** The record the watch last delivered of {@code key}, or null. Thread-safe. */
+  Lease lastWatched(LeaseKey key) {
+    return lastWatched.get(key);
   }
 
   /** Forgets what the watch said about {@code key} (the lease was deleted). Thread-safe. */
   void forgetWatched(LeaseKey key) {
     watched.remove(key);
+    lastWatched.remove(key);
   }
 
   /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
@@ -50,6 +59,7 @@ final class Observations {
     }
     seen.keySet().retainAll(present);
     watched.keySet().retainAll(present);
+    lastWatched.keySet().retainAll(present);
   }
 
   /**
@@ -73,6 +83,7 @@ final class Observations {
   void forget(LeaseKey key) {
     seen.remove(key);
     watched.remove(key);
+    lastWatched.remove(key);
   }
 
   /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */

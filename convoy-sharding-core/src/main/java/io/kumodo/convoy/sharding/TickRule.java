@@ -314,8 +314,14 @@ final class TickRule {
     notice.addListener(listener);
   }
 
-  /** Notes a lease version delivered by the store's watch (any thread). */
-  void noteWatched(LeaseEvent event, long now) {
+  /**
+   * Notes a lease version delivered by the store's watch (any thread) and returns the change as
+   * this replica sees it: an add of a lease the watch delivered before counts as a change from
+   * that record, since a watch that lists again announces every lease as an add, unchanged or
+   * renewed while it was down ({@code RepeatedWatchEventsTest}).
+   */
+  LeaseEvent noteWatched(LeaseEvent event, long now) {
+    Lease last = event.previous() == null ? observed.lastWatched(event.key()) : null;
     members.noteWatched(event);
     if (event.current() != null) {
       observed.noteWatched(event.current(), now);
@@ -326,6 +332,7 @@ final class TickRule {
         ownership.revoke(key.shard()); // our lease was deleted: stop acting on the shard at once
       }
     }
+    return last == null ? event : new LeaseEvent(last, event.current());
   }
 
   /** The member lease: its renewals and its drain mark. */

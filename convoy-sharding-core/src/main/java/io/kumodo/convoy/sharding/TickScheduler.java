@@ -8,7 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +37,7 @@ final class TickScheduler {
   private final Scheduler injected;
   private final BooleanSupplier started;
   private final Tick tick;
-  private final Consumer<LeaseEvent> watched;
+  private final UnaryOperator<LeaseEvent> watched;
 
   /** The one lock of the scheduling: guards every field below. Lock order: see the class comment. */
   private final Object scheduleLock = new Object();
@@ -52,10 +52,11 @@ final class TickScheduler {
   /**
    * @param injected the builder's scheduler, or null for a daemon thread of our own
    * @param started true while the coordinator is {@code STARTED}; no wake-up is scheduled otherwise
-   * @param watched told about every lease event first, before it may cause a tick
+   * @param watched told about every lease event first, before it may cause a tick; returns the
+   *     change as this replica sees it (an add of a lease the watch delivered before, from that record)
    */
   TickScheduler(Settings settings, Scheduler injected, BooleanSupplier started, Tick tick,
-      Consumer<LeaseEvent> watched) {
+      UnaryOperator<LeaseEvent> watched) {
     this.settings = settings;
     this.injected = injected;
     this.started = started;
@@ -131,11 +132,12 @@ final class TickScheduler {
   /**
    * Reacts to a lease change between ticks: a change that can move shards (a member joining,
    * leaving or being drained, a shard lease freed, taken or annotated) runs an extra tick at once,
-   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not.
+   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not, also
+   * when a watch that lists again announces every lease as an add ({@code RepeatedWatchEventsTest}).
    */
   private void onLeaseEvent(LeaseEvent event) {
-    watched.accept(event);
-    if (started.getAsBoolean() && relevant(event)) {
+    LeaseEvent change = watched.apply(event);
+    if (started.getAsBoolean() && relevant(change)) {
       synchronized (scheduleLock) {
         long now = settings.ticker().read();
         long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + minTickGap();
