@@ -62,12 +62,18 @@ final class ComponentLeases implements AutoCloseable {
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
   ComponentLeases(KubernetesClient client, String namespace, String component,
       List<Consumer<LeaseEvent>> listeners) {
+    this(client.genericKubernetesResources(LeaseObjects.LEASES).inNamespace(namespace)
+        .withLabel(LeaseNames.COMPONENT_LABEL, component)
+        .runnableInformer(0), client.getKubernetesSerialization(), namespace, component, listeners);
+  }
+
+  /** Starts {@code informer} (unstarted, on the component's leases); for tests. */
+  ComponentLeases(SharedIndexInformer<GenericKubernetesResource> informer, KubernetesSerialization serialization,
+      String namespace, String component, List<Consumer<LeaseEvent>> listeners) {
     this.component = component;
     this.namespace = namespace;
-    this.serialization = client.getKubernetesSerialization();
-    this.informer = client.genericKubernetesResources(LeaseObjects.LEASES).inNamespace(namespace)
-        .withLabel(LeaseNames.COMPONENT_LABEL, component)
-        .runnableInformer(0);
+    this.serialization = serialization;
+    this.informer = informer;
     informer.addEventHandler(new Handler(listeners));
     this.synced = informer.start().toCompletableFuture();
     informer.stopped().whenComplete((v, e) -> {
@@ -137,7 +143,7 @@ final class ComponentLeases implements AutoCloseable {
    * intervals, during which the cache does not change.
    */
   long watchLostAt(long now) {
-    if (!synced.isDone() || synced.isCompletedExceptionally() || isStopped() || informer.isWatching()) {
+    if (!synced.isDone() || synced.isCompletedExceptionally() || isStopped() || watching(true)) {
       watchLostAt = 0;
       return 0;
     }
@@ -175,7 +181,7 @@ final class ComponentLeases implements AutoCloseable {
    * down, which {@link #watchLostAt} reports).
    */
   String stalled(long now) {
-    if (awaited.isEmpty() || !informer.isWatching()) {
+    if (awaited.isEmpty() || !watching(false)) {
       return null;
     }
     long lastEvent = lastEventAt;
@@ -189,6 +195,21 @@ final class ComponentLeases implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether the informer has an open watch; {@code whileStopping} when it is being stopped: fabric8
+   * 8.0's {@code isWatching()} throws a NullPointerException then (it clears its watch before its
+   * watching flag), and a cache being stopped is being replaced or closed, so there is nothing to
+   * find out about it. Without this, a write that succeeded while its cache was being replaced was
+   * reported as failed, and the next write of that lease met a conflict.
+   */
+  private boolean watching(boolean whileStopping) {
+    try {
+      return informer.isWatching();
+    } catch (RuntimeException e) {
+      return whileStopping;
+    }
   }
 
   /** True once the informer stopped, by {@link #close()} or on its own after an error. */
