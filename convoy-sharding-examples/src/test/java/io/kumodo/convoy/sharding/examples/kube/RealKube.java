@@ -89,11 +89,16 @@ public final class RealKube implements BeforeAllCallback, ParameterResolver, Aut
 
   /** {@link #serviceAccountClient(int)} with {@code requestTimeout} instead of 5 s. */
   public KubernetesClient serviceAccountClient(int port, Duration requestTimeout) {
+    return new KubernetesClientBuilder().withConfig(serviceAccountConfig(port, requestTimeout)).build();
+  }
+
+  /** The configuration of {@link #serviceAccountClient(int, Duration)}, to adjust before building a client. */
+  public Config serviceAccountConfig(int port, Duration requestTimeout) {
     Config config = server.configFor(server.serviceAccountToken(NAMESPACE, SERVICE_ACCOUNT, Duration.ofHours(2)),
         port);
     config.setRequestRetryBackoffLimit(0);
     config.setRequestTimeout((int) requestTimeout.toMillis());
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return config;
   }
 
   /** {@link #serviceAccountClient(int)} straight to kube-apiserver. */

@@ -5,7 +5,9 @@
 package io.kumodo.convoy.sharding.examples.kube;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
@@ -19,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -43,8 +47,13 @@ final class RealReplicas implements AutoCloseable {
   private final boolean proxied;
   /** The request timeout of every replica's client; 5 s unless set. */
   volatile Duration requestTimeout = Duration.ofSeconds(5);
+  /** The watch reconnect interval of every replica's client; fabric8's default (1 s) unless set. */
+  volatile Duration watchReconnectInterval;
+  /** Adjusts the client builder of each replica (by ID) before its client is built; nothing unless set. */
+  volatile BiConsumer<String, KubernetesClientBuilder> clientSetup = (id, builder) -> { };
   private final List<Replica> all = new CopyOnWriteArrayList<>();
   private final Map<String, Replica> byId = new ConcurrentHashMap<>();
+  /** Null when not sampled. */
   final OwnershipSampler sampler;
 
   RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew) {
@@ -53,13 +62,22 @@ final class RealReplicas implements AutoCloseable {
 
   /** With {@code proxied} false the clients go straight to kube-apiserver (no partitions then). */
   RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew, boolean proxied) {
+    this(kube, component, shards, lease, renew, proxied, true);
+  }
+
+  /**
+   * With {@code sampled} false no {@link OwnershipSampler} runs ({@link #sampler} is null): with
+   * many coordinators and shards it takes a good part of a core.
+   */
+  RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew, boolean proxied,
+      boolean sampled) {
     this.kube = kube;
     this.proxied = proxied;
     this.component = component;
     this.shards = shards;
     this.lease = lease;
     this.renew = renew;
-    this.sampler = new OwnershipSampler(() -> all.stream().map(r -> r.coordinator).toList(), shards);
+    this.sampler = sampled ? new OwnershipSampler(() -> all.stream().map(r -> r.coordinator).toList(), shards) : null;
   }
 
   /** One replica: proxy, client, store, coordinator. */
@@ -79,7 +97,13 @@ final class RealReplicas implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      this.client = kube.serviceAccountClient(proxied ? proxy.port() : kube.server().port(), requestTimeout);
+      Config config = kube.serviceAccountConfig(proxied ? proxy.port() : kube.server().port(), requestTimeout);
+      if (watchReconnectInterval != null) {
+        config.setWatchReconnectInterval((int) watchReconnectInterval.toMillis());
+      }
+      KubernetesClientBuilder clientBuilder = new KubernetesClientBuilder().withConfig(config);
+      clientSetup.accept(id, clientBuilder);
+      this.client = clientBuilder.build();
       this.store = new KubernetesLeaseStore(client, RealKube.NAMESPACE);
       this.coordinator = Coordinator.builder()
           .component(component)
@@ -172,8 +196,12 @@ final class RealReplicas implements AutoCloseable {
   public void close() {
     List<Replica> replicas = new ArrayList<>(all);
     replicas.stream().filter(r -> r.proxy != null).forEach(r -> r.proxy.heal());
-    replicas.forEach(r -> r.coordinator.close());
-    sampler.close();
+    // All at once, a thread each: every close frees its leases within its own time limit.
+    replicas.stream().map(r -> CompletableFuture.runAsync(r.coordinator::close, task -> new Thread(task,
+        "close-" + r.id).start())).toList().forEach(CompletableFuture::join);
+    if (sampler != null) {
+      sampler.close();
+    }
     for (Replica r : replicas) {
       r.store.close();
       r.client.close();
