@@ -183,7 +183,11 @@ final class TickScheduler {
     boolean regular;
     synchronized (scheduleLock) {
       lastTickStart = start;
-      regular = start - nextRegularAt >= 0;
+      // A tick in the second half of the interval renews every held lease anyway (an extra tick
+      // renews those last renewed more than half an interval earlier): it is the interval's regular
+      // tick, and the next one comes a renew interval after it, not a moment later
+      // (ExtraTickBeforeRegularTest).
+      regular = start - (nextRegularAt - settings.renewNanos() / 2) >= 0;
     }
     long deadline = tick.run(start + settings.leaseNanos(), regular);
     synchronized (scheduleLock) {
