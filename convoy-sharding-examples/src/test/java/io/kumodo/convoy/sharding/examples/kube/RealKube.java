@@ -152,7 +152,9 @@ public final class RealKube implements BeforeAllCallback, ParameterResolver, Aut
     Class<?> testClass = context.getRequiredTestClass();
     OwnServer own = testClass.getAnnotation(OwnServer.class);
     ExtensionContext scope = own != null ? classContext(context) : context.getRoot();
-    Object held = scope.getStore(STORE).getOrComputeIfAbsent("server",
+    // Another key for a server of the class's own: a store lookup also finds its parents' values,
+    // so under "server" a class would get the shared one whenever another class had started it.
+    Object held = scope.getStore(STORE).getOrComputeIfAbsent(own == null ? "server" : "own-server",
         k -> start(own == null ? List.of() : List.of(own.flags())));
     if (held instanceof String reason) {
       if ("true".equals(System.getenv("CI"))) {
