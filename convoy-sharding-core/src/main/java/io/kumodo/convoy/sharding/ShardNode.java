@@ -55,6 +55,10 @@ final class ShardNode {
   private long wantedSince = NONE;
   /** A take answered with an error (it may have taken effect): the transitions it would have written; else NONE. */
   private long uncertainTake = NONE;
+  /** Ticker reading at which the last write of this shard's lease was sent, or NONE. */
+  private long lastSent = NONE;
+  /** The acquire time the uncertain take would have written (this replica's clock). */
+  private java.time.Instant uncertainAcquired;
   /** The highest fencing token seen of its lease (listed or written), or -1. */
   private long highestToken = -1;
   /** The create wait: the ticker reading from which the lease this replica created may be owned; else NONE. */
@@ -155,9 +159,15 @@ final class ShardNode {
 
   // --- Uncertain takes and fencing tokens --------------------------------------------------------
 
-  /** A take answered with an error: it may have taken effect with {@code transitions}. */
-  void takeUncertain(long transitions) {
+  /** A take answered with an error: it may have taken effect with {@code transitions} and {@code acquired}. */
+  void takeUncertain(long transitions, java.time.Instant acquired) {
     uncertainTake = transitions;
+    uncertainAcquired = acquired;
+  }
+
+  /** The acquire time of the uncertain take last forgotten by {@link #takeUncertainTake()}. */
+  java.time.Instant uncertainAcquired() {
+    return uncertainAcquired;
   }
 
   /** The transition count of an uncertain take, or Long.MIN_VALUE; forgotten. */
@@ -165,6 +175,16 @@ final class ShardNode {
     long t = uncertainTake;
     uncertainTake = NONE;
     return t;
+  }
+
+  /** A write of this shard's lease is being sent at ticker reading {@code at}. */
+  void sent(long at) {
+    lastSent = at;
+  }
+
+  /** Ticker reading at which the last write of this shard's lease was sent, or Long.MIN_VALUE. */
+  long lastSent() {
+    return lastSent;
   }
 
   /** Notes a fencing token seen of this shard's lease. */

@@ -62,7 +62,7 @@ final class ShardWrites {
    * for a take), {@code sent} the ticker reading before it was started.
    */
   record Write(Purpose purpose, Operation operation, ShardNode node, Lease base, long sent,
-      CompletableFuture<Lease> answer) {}
+      CompletableFuture<Lease> answer, Lease request) {}
 
   /** Renews {@code mine}, held (or taken back from its release before it was freed). */
   Write renew(ShardNode node, Lease mine, Instant wall) {
@@ -102,7 +102,7 @@ final class ShardWrites {
 
   /** A free of a released lease started elsewhere (at close), sent at {@code sent}. */
   Write freeStarted(ShardNode node, long sent, CompletableFuture<Lease> answer) {
-    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer);
+    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null);
   }
 
   /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
@@ -129,13 +129,14 @@ final class ShardWrites {
       request = withShardCount(request);
     }
     long sent = s.ticker().read();
+    node.sent(sent);
     CompletableFuture<Lease> answer;
     try {
       answer = create ? s.store().createAsync(request) : s.store().updateAsync(request);
     } catch (RuntimeException | Error e) {
       answer = CompletableFuture.failedFuture(e);
     }
-    return new Write(purpose, operation, node, base, sent, answer);
+    return new Write(purpose, operation, node, base, sent, answer, request);
   }
 
   /** {@code lease} publishing this replica's shard count. */
@@ -273,9 +274,9 @@ final class ShardWrites {
       case TAKE -> {
         errors.failed("take shard lease", node.shard, e);
         if (w.operation() != Operation.RETAKE) {
-          // The write may have taken effect: remember the transition count it would have written.
-          Lease listed = w.base();
-          node.takeUncertain(listed == null ? 0L : FencingTokens.taken(listed, "", null).transitions());
+          // The write may have taken effect: remember the transition count and the acquire time
+          // (this replica's clock) it would have written.
+          node.takeUncertain(w.request().transitions(), w.request().acquireTime());
         }
       }
       case KEEP_RELEASED -> errors.failed("renew released shard lease", node.shard, e);
@@ -331,7 +332,7 @@ final class ShardWrites {
       current = null;
     }
     return current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
-        ? current : null;
+        && sameInstant(current.acquireTime(), mine.acquireTime()) ? current : null;
   }
 
   /**
@@ -353,5 +354,15 @@ final class ShardWrites {
           s.component(), s.replicaId(), node.shard);
     }
     node.hold(written);
+  }
+
+  /**
+   * Equal to the microsecond, a Kubernetes Lease's precision (null equals null only). Holder and
+   * transition count alone do not tell this replica's write from an outsider's edit that names it
+   * holder ({@code kubectl edit}); the acquire time, as this replica's clock wrote it, does.
+   */
+  static boolean sameInstant(java.time.Instant a, java.time.Instant b) {
+    return a == null ? b == null
+        : b != null && a.truncatedTo(java.time.temporal.ChronoUnit.MICROS).equals(b.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
   }
 }

@@ -216,7 +216,7 @@ final class TickRule {
     }
     long uncertain = node.takeUncertainTake();
     if (listed != null && uncertain != Long.MIN_VALUE && listed.holder().equals(s.replicaId())
-        && listed.transitions() == uncertain) {
+        && listed.transitions() == uncertain && ShardWrites.sameInstant(listed.acquireTime(), node.uncertainAcquired())) {
       return writes.retake(node, listed, wall); // our own earlier take, whose answer was lost
     }
     if (listed == null) {
@@ -238,7 +238,10 @@ final class TickRule {
     List<ShardWrites.Write> frees = new ArrayList<>();
     for (ShardNode node : nodes) {
       if (node.is(ShardNode.Phase.RELEASING) && !wanted.get(node.shard)) {
-        frees.add(freeWhenIdle(node, agreed, now, wall));
+        ShardWrites.Write write = freeWhenIdle(node, agreed, now, wall);
+        if (write != null) {
+          frees.add(write);
+        }
       }
     }
     return frees;
@@ -248,24 +251,35 @@ final class TickRule {
    * Frees a released shard once no reconcile that started while it was owned still runs. Until
    * then the lease is renewed, so no peer takes it; after a lease duration it is freed anyway,
    * with a warning. A lease in its create wait is kept too (renewed), and while shard counts
-   * disagree (no peer may take it then; one that agrees will want it).
+   * disagree (no peer may take it then; one that agrees will want it). A kept lease is rewritten
+   * only when its last write was sent half a renew interval ago or more (null: no write due), as
+   * a held one is: extra ticks come often (every 20 ms while the member lease is not listed yet).
    */
   private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
     if (node.waiting(now) || (node.created() && !agreed)) {
       if (node.waiting(now)) {
         expiresAt(node.ownableFrom());
       }
-      return writes.keepReleased(node, wall);
+      return keep(node, now, wall);
     }
     int busy = ownership.inFlight(node.shard);
     if (busy > 0) {
       if (now - node.releaseStarted(now) < s.leaseNanos()) {
-        return writes.keepReleased(node, wall);
+        return keep(node, now, wall);
       }
       log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
           node.shard, busy, Durations.format(s.leaseDuration()));
     }
     return writes.free(node, wall);
+  }
+
+  /** Renews a kept (released, not yet freed) lease if its last write was sent R/2 ago or more. */
+  private ShardWrites.Write keep(ShardNode node, long now, Instant wall) {
+    long last = node.lastSent();
+    if (last != Long.MIN_VALUE && now - last < s.renewNanos() / 2) {
+      return null;
+    }
+    return writes.keepReleased(node, wall);
   }
 
   /** After the writes: deletes leases outside the shard count; the first live replica marks expired members. */
