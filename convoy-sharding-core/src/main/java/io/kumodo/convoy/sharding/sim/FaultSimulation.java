@@ -58,10 +58,11 @@ public final class FaultSimulation {
 
   final Random random;
   final VirtualTime time = new VirtualTime();
-  final InMemoryLeaseStore store = new InMemoryLeaseStore();
+  /** The shared store; its creation times come from the virtual clock, so a seed gives one run. */
+  final InMemoryLeaseStore store = new InMemoryLeaseStore(time.clock());
   final Map<String, SimReplica> replicas = new LinkedHashMap<>();
   private final List<SimFault> catalogue = SimFaults.catalogue();
-  private final SimChecker checker = new SimChecker(this);
+  private final SimChecker checker;
   final SimDrains drains = new SimDrains(this);
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
@@ -79,6 +80,7 @@ public final class FaultSimulation {
     this.maxDrift = b.maxDrift;
     this.assignment = b.assignment;
     this.random = new Random(b.seed);
+    this.checker = new SimChecker(this); // after shards
   }
 
   /** A builder with small defaults: 3 replicas, 8 shards, 30 s lease, 10 s renew, 12 faults in 10 min. */
@@ -109,7 +111,7 @@ public final class FaultSimulation {
   public Result run() {
     time.afterEachTask(checker::afterEachTask);
     for (int i = 0; i < initialReplicas; i++) {
-      startReplica(newId());
+      note("start " + startReplica(newId()).describe());
     }
     long end = faultPhase.toNanos();
     List<Long> at = new ArrayList<>();
@@ -125,6 +127,7 @@ public final class FaultSimulation {
       catalogue.get(random.nextInt(catalogue.size())).inject(this);
       lastFaultEnd = Math.max(lastFaultEnd, time.read());
     }
+    healLags();
     advanceTo(Math.max(time.read(), lastFaultEnd));
     healAll();
     drains.undrainReplicas();
@@ -159,13 +162,21 @@ public final class FaultSimulation {
 
   // What the faults and the checker use. ----------------------------------------------------------
 
-  /** Starts a process (a new one, or a restart under a known ID): built, primed and started. */
-  void startReplica(String id) {
-    Duration offset = Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos()));
-    SimReplica r = new SimReplica(this, id, offset);
+  /**
+   * Starts a process (a new one, or a restart under a known ID), its wall clock up to 5 lease
+   * durations ahead or behind: built, primed and started.
+   */
+  SimReplica startReplica(String id) {
+    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos())));
+  }
+
+  /** Starts a process whose wall clock is {@code offset} off, with a view of the store the seed picks. */
+  SimReplica startReplica(String id, Duration offset) {
+    SimReplica r = new SimReplica(this, id, offset, SimViews.choose(this));
     replicas.put(id, r);
     r.coordinator.prime();
     r.coordinator.start();
+    return r;
   }
 
   String newId() {
@@ -223,6 +234,13 @@ public final class FaultSimulation {
 
   boolean failed() {
     return !violations.isEmpty();
+  }
+
+  /** Lagging watches catch up: the last fault ends no earlier than the last late delivery. */
+  private void healLags() {
+    for (SimReplica r : replicas.values()) {
+      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+    }
   }
 
   private void healAll() {

@@ -37,6 +37,8 @@ public final class LaggingLeaseStore implements LeaseStore {
   private long lastDelivery = Long.MIN_VALUE;
   private final Map<String, Map<LeaseKey, Lease>> caches = new HashMap<>();
   private final List<Watch> listeners = new CopyOnWriteArrayList<>();
+  /** The watches of the shared store that fill the caches. */
+  private final List<AutoCloseable> sharedWatches = new ArrayList<>();
 
   private LaggingLeaseStore(InMemoryLeaseStore shared, VirtualTime time, boolean watching, Duration lag) {
     this.shared = shared;
@@ -58,6 +60,27 @@ public final class LaggingLeaseStore implements LeaseStore {
   /** Changes the lag of the changes that happen from now on (deliveries stay in order). */
   public void lag(Duration lag) {
     this.lagNanos = lag.toNanos();
+  }
+
+  /**
+   * The virtual time of the last delivery scheduled so far: once it has passed, the caches show
+   * every change made before now (with {@link #lag} zero, changes made from now on arrive at once).
+   */
+  public long lastDelivery() {
+    return lastDelivery;
+  }
+
+  /** Stops filling the caches, as the informer of a process that ended. */
+  public void detach() {
+    for (AutoCloseable w : sharedWatches) {
+      try {
+        w.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    sharedWatches.clear();
+    listeners.clear();
   }
 
   @Override
@@ -105,11 +128,11 @@ public final class LaggingLeaseStore implements LeaseStore {
         created.put(lease.key(), lease);
       }
       caches.put(component, created);
-      shared.watch(component, event -> {
+      sharedWatches.add(shared.watch(component, event -> {
         long at = Math.max(time.read() + lagNanos, lastDelivery);
         lastDelivery = at;
         time.schedule(() -> deliver(created, event), at - time.read(), TimeUnit.NANOSECONDS);
-      });
+      }));
       cache = created;
     }
     return cache;

@@ -8,34 +8,64 @@ import java.util.Collection;
 
 /**
  * The promises a {@link FaultSimulation} checks: no shard owned by two replicas at any virtual
- * instant (a crashed replica no longer acts and is not counted), every shard owned after the
- * faults, and each replica's OnChange events adding up to its owned set.
+ * instant (a crashed replica no longer acts and is not counted); the fencing token of a shard,
+ * as {@link io.kumodo.convoy.sharding.Coordinator#fencingToken(int)} reports it to its owners,
+ * never going backwards, and growing with every change of owner (another process, or the same ID
+ * restarted); every shard owned after the faults; and each replica's OnChange events adding up
+ * to its owned set.
  */
 final class SimChecker {
   private final FaultSimulation sim;
+  /** Per shard: the last owner seen (a process, not an ID), or null. */
+  private final SimReplica[] lastOwner;
+  /** Per shard: the token its last owner seen reported. */
+  private final long[] lastToken;
 
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
+    this.lastOwner = new SimReplica[sim.shards];
+    this.lastToken = new long[sim.shards];
   }
 
-  /** Safety, run after every virtual task: no shard has two owners. */
+  /** Safety, run after every virtual task: no shard has two owners; tokens never go backwards. */
   void afterEachTask() {
     if (sim.failed()) {
       return;
     }
     Collection<SimReplica> all = sim.replicas.values();
     for (int shard = 0; shard < sim.shards; shard++) {
-      String first = null;
+      SimReplica first = null;
       for (SimReplica r : all) {
         if (!r.crashed && r.coordinator.owns(shard)) {
           if (first != null) {
-            sim.violation("safety: at " + sim.time.elapsed() + " shard " + shard + " owned by " + first + " and " + r.id);
+            sim.violation("safety: at " + sim.time.elapsed() + " shard " + shard + " owned by " + first.id + " and "
+                + r.id);
             return;
           }
-          first = r.id;
+          first = r;
         }
       }
+      if (first != null) {
+        checkToken(shard, first);
+      }
     }
+  }
+
+  /** The token {@code owner} reports for {@code shard}: at least the last owner's, above it for another owner. */
+  private void checkToken(int shard, SimReplica owner) {
+    long token = owner.coordinator.fencingToken(shard);
+    SimReplica previous = lastOwner[shard];
+    if (previous != null) {
+      boolean changed = previous != owner;
+      if (token < lastToken[shard] || changed && token == lastToken[shard]) {
+        sim.violation("fencing token: at " + sim.time.elapsed() + " shard " + shard + " owned by " + owner.id
+            + " with token " + token + ", after " + (changed ? previous.id + (previous.id.equals(owner.id)
+                ? " (an earlier process)" : "") : "itself") + " held it with token " + lastToken[shard]);
+        return;
+      }
+    }
+    lastOwner[shard] = owner;
+    lastToken[shard] = token;
   }
 
   /** True when every shard is owned by a running replica. */

@@ -122,8 +122,7 @@ final class SimDrains {
     }
     List<SimReplica> marked = running.stream().filter(r -> operatorMarked.contains(r.id)).toList();
     SimReplica r = sim.pick(marked.isEmpty() ? running : marked);
-    r.stopped = true;
-    r.coordinator.close();
+    r.stop();
     sim.note("graceful stop " + r.id + (operatorMarked.contains(r.id) ? " (drained by the operator)" : ""));
     Lease member = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
     if (operatorMarked.contains(r.id) && member != null && !LeaseAnnotations.isDrained(member)) {
@@ -146,6 +145,11 @@ final class SimDrains {
       sim.violation("drain: " + r.id + " released " + change.released() + " as drained at " + sim.time.elapsed()
           + " while its member lease in the store has no drain mark (peers still count it live)");
     }
+  }
+
+  /** An outsider deleted the member lease of {@code id}: an operator's mark on it went with it. */
+  void memberLeaseDeleted(String id) {
+    operatorMarked.remove(id);
   }
 
   /** After the faults: every replica undrained (by the API and on its member lease); shards stay drained. */

@@ -14,7 +14,8 @@ import java.util.Map;
  * The catalogue of faults a {@link FaultSimulation} draws from, each equally likely: the
  * processes' and the network's here (crash, restart, graceful stop, join, partition, flaky and
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
- * classes appended in {@link #catalogue()}.
+ * classes appended in {@link #catalogue()}: drains ({@link SimDrains}), store calls that throw an
+ * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}).
  */
 final class SimFaults {
   private SimFaults() {}
@@ -32,6 +33,7 @@ final class SimFaults {
         SimFaults::outsideTouch));
     all.addAll(SimDrains.faults());
     all.addAll(SimErrors.faults());
+    all.addAll(SimOutsiders.faults());
     return List.copyOf(all);
   }
 
@@ -40,8 +42,7 @@ final class SimFaults {
     List<SimReplica> running = sim.running();
     if (running.size() > 1) {
       SimReplica r = sim.pick(running);
-      r.crashed = true;
-      r.scheduler.killed = true;
+      r.crash();
       sim.note("crash " + r.id);
     }
   }
@@ -52,8 +53,8 @@ final class SimFaults {
     if (!down.isEmpty()) {
       SimReplica r = sim.pick(down);
       r.scheduler.killed = true;
-      sim.startReplica(r.id);
-      sim.note("restart " + r.id);
+      r.view.detach();
+      sim.note("restart " + sim.startReplica(r.id).describe());
     }
   }
 
@@ -62,17 +63,14 @@ final class SimFaults {
     List<SimReplica> running = sim.running();
     if (running.size() > 1) {
       SimReplica r = sim.pick(running);
-      r.stopped = true;
-      r.coordinator.close();
+      r.stop();
       sim.note("graceful stop " + r.id);
     }
   }
 
   /** A replica with a new ID starts. */
   static void join(FaultSimulation sim) {
-    String id = sim.newId();
-    sim.startReplica(id);
-    sim.note("join " + id);
+    sim.note("join " + sim.startReplica(sim.newId()).describe());
   }
 
   /** Every store call of one replica fails for up to 2 lease durations; its watch hears nothing. */

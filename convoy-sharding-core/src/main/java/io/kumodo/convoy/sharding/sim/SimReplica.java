@@ -24,18 +24,23 @@ final class SimReplica {
   final SimScheduler scheduler;
   final Coordinator coordinator;
   final Set<Integer> replay = new TreeSet<>();
+  /** How this process sees the store: with a watch, a lagging one, or none. */
+  final SimViews.View view;
   private final FaultSimulation sim;
+  private final Duration offset;
   boolean crashed;
   boolean stopped;
 
-  /** A replica whose wall clock is {@code offset} off the true time. */
-  SimReplica(FaultSimulation sim, String id, Duration offset) {
+  /** A replica whose wall clock is {@code offset} off the true time, seeing the store through {@code view}. */
+  SimReplica(FaultSimulation sim, String id, Duration offset, SimViews.View view) {
     this.sim = sim;
     this.id = id;
+    this.view = view;
+    this.offset = offset;
     VirtualTime time = sim.time;
     Random random = sim.random;
     this.scheduler = new SimScheduler(time);
-    this.store = new SimStore(sim.store, time, new Random(random.nextLong()));
+    this.store = new SimStore(view.store(), time, new Random(random.nextLong()), scheduler);
     double drift = (random.nextDouble() * 2 - 1) * sim.maxDrift;
     Ticker drifting = () -> time.read() + (long) (time.read() * drift);
     this.coordinator = Coordinator.builder()
@@ -56,6 +61,25 @@ final class SimReplica {
   /** True while the process runs: neither crashed nor stopped. */
   boolean running() {
     return !crashed && !stopped;
+  }
+
+  /** Its ID, wall-clock offset and view of the store, for a trace. */
+  String describe() {
+    return id + " (clock " + (offset.isNegative() ? "" : "+") + offset + ", " + view.description() + ")";
+  }
+
+  /** The process dies: no tick, no release, no watch. */
+  void crash() {
+    crashed = true;
+    scheduler.killed = true;
+    view.detach();
+  }
+
+  /** The process closes its coordinator and ends. */
+  void stop() {
+    stopped = true;
+    coordinator.close();
+    view.detach();
   }
 
   private void onChange(ShardChange change) {

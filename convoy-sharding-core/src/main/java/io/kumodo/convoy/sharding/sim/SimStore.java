@@ -4,31 +4,41 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One replica's view of the shared store, with faults: a partition fails every call; flaky
  * writes fail before they are applied, or are applied and then reported failed (a lost
- * response, as a slow write that times out).
+ * response, as a slow write that times out). The view under it ({@link SimViews}) is the shared
+ * store itself, or one with a lagging watch or without a watch. Watch events of a partitioned
+ * replica are lost; those of a paused one (GC) reach it when the pause ends, in order.
  */
 final class SimStore implements LeaseStore {
-  private final InMemoryLeaseStore delegate;
+  private final LeaseStore delegate;
   private final VirtualTime time;
   private final Random random;
+  private final SimScheduler scheduler;
   long partitionedUntil;
   long flakyUntil;
   /** Until then, 30% of the calls throw an Error (see {@link SimErrors}). */
   long errorsUntil;
+  /** Watch events not yet delivered because of a GC pause, oldest first. */
+  private final ArrayDeque<Runnable> held = new ArrayDeque<>();
+  private boolean flushScheduled;
 
-  SimStore(InMemoryLeaseStore delegate, VirtualTime time, Random random) {
+  SimStore(LeaseStore delegate, VirtualTime time, Random random, SimScheduler scheduler) {
     this.delegate = delegate;
     this.time = time;
     this.random = random;
+    this.scheduler = scheduler;
   }
 
   private void before() throws LeaseStoreException {
@@ -72,13 +82,32 @@ final class SimStore implements LeaseStore {
   }
 
   @Override
-  public AutoCloseable watch(String component, java.util.function.Consumer<io.kumodo.convoy.sharding.LeaseEvent> listener) {
-    // A partitioned replica hears nothing; otherwise events arrive as the shared store makes them.
+  public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
+    // A partitioned replica hears nothing; a crashed one neither; a paused one hears later.
     return delegate.watch(component, event -> {
-      if (time.read() >= partitionedUntil) {
-        listener.accept(event);
+      if (time.read() >= partitionedUntil && !scheduler.killed) {
+        held.add(() -> listener.accept(event));
+        deliverHeld();
       }
     });
+  }
+
+  /** Delivers the held events in order, unless a GC pause holds them: then again when it ends. */
+  private void deliverHeld() {
+    if (time.read() < scheduler.pausedUntil) {
+      if (!flushScheduled) {
+        flushScheduled = true;
+        time.schedule(() -> {
+          flushScheduled = false;
+          deliverHeld();
+        }, scheduler.pausedUntil - time.read(), TimeUnit.NANOSECONDS);
+      }
+      return;
+    }
+    while (!held.isEmpty() && !scheduler.killed) {
+      held.poll().run();
+    }
+    held.clear();
   }
 
   @Override

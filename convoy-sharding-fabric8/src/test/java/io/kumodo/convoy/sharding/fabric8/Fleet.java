@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,14 +66,15 @@ final class Fleet implements AutoCloseable {
     final Coordinator coordinator;
     volatile State state = State.RUNNING;
 
-    Replica(String id) {
+    Replica(String id, boolean watch, Duration clockOffset) {
       this.id = id;
       this.client = clients.get();
       this.store = new KubernetesLeaseStore(client, NAMESPACE);
-      this.checked = new CheckedStore(store, id + "#" + all.size(), overlaps::add);
+      this.checked = new CheckedStore(store, id + "#" + all.size(), overlaps::add, watch);
       this.scheduler = crashable ? new StoppableScheduler() : null;
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-          .leaseDuration(lease).renewInterval(renew).leaseStore(checked);
+          .leaseDuration(lease).renewInterval(renew).leaseStore(checked)
+          .clock(Clock.offset(Clock.systemUTC(), clockOffset));
       this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();
     }
 
@@ -97,7 +99,16 @@ final class Fleet implements AutoCloseable {
 
   /** Starts a new incarnation of {@code id} even while another one runs: a misconfiguration. */
   Replica startDuplicate(String id) {
-    Replica r = new Replica(id);
+    return start(id, true, Duration.ZERO);
+  }
+
+  /**
+   * Starts a new incarnation of {@code id} whose coordinator hears no lease events unless
+   * {@code watch} (a store without a watch, as the SPI allows: it reads the leases at each tick
+   * only), and whose wall clock is {@code clockOffset} ahead (negative: behind).
+   */
+  Replica start(String id, boolean watch, Duration clockOffset) {
+    Replica r = new Replica(id, watch, clockOffset);
     all.add(r);
     r.coordinator.start();
     return r;
