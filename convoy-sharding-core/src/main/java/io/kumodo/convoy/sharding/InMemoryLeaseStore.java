@@ -8,10 +8,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -43,14 +43,13 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
   @Override
   public List<Lease> list(String component) {
-    List<Lease> result = new ArrayList<>();
+    TreeMap<String, Lease> sorted = new TreeMap<>(); // by key, each key's string made once
     for (Lease lease : leases.values()) {
       if (lease.key().component().equals(component)) {
-        result.add(lease);
+        sorted.put(lease.key().toString(), lease);
       }
     }
-    result.sort(Comparator.comparing(l -> l.key().toString()));
-    return result;
+    return new ArrayList<>(sorted.values());
   }
 
   @Override

@@ -12,10 +12,10 @@ import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -35,7 +35,8 @@ public final class LaggingLeaseStore implements LeaseStore {
   private long lagNanos;
   /** When the last scheduled delivery happens: deliveries stay in order when the lag changes. */
   private long lastDelivery = Long.MIN_VALUE;
-  private final Map<String, Map<LeaseKey, Lease>> caches = new HashMap<>();
+  /** Per component: its leases by {@link LeaseKey#toString()}, so a listing comes sorted as the store's. */
+  private final Map<String, TreeMap<String, Lease>> caches = new HashMap<>();
   private final List<Watch> listeners = new CopyOnWriteArrayList<>();
   /** The watches of the shared store that fill the caches. */
   private final List<AutoCloseable> sharedWatches = new ArrayList<>();
@@ -88,9 +89,7 @@ public final class LaggingLeaseStore implements LeaseStore {
     if (!watching) {
       return shared.list(component);
     }
-    List<Lease> listed = new ArrayList<>(cache(component).values());
-    listed.sort(Comparator.comparing(l -> l.key().toString()));
-    return listed;
+    return new ArrayList<>(cache(component).values());
   }
 
   @Override
@@ -120,12 +119,12 @@ public final class LaggingLeaseStore implements LeaseStore {
   }
 
   /** The cache of {@code component}, filled from the store and kept up to date by a lagging watch. */
-  private Map<LeaseKey, Lease> cache(String component) {
-    Map<LeaseKey, Lease> cache = caches.get(component);
+  private TreeMap<String, Lease> cache(String component) {
+    TreeMap<String, Lease> cache = caches.get(component);
     if (cache == null) {
-      Map<LeaseKey, Lease> created = new HashMap<>();
+      TreeMap<String, Lease> created = new TreeMap<>();
       for (Lease lease : shared.list(component)) {
-        created.put(lease.key(), lease);
+        created.put(lease.key().toString(), lease);
       }
       caches.put(component, created);
       sharedWatches.add(shared.watch(component, event -> {
@@ -138,11 +137,11 @@ public final class LaggingLeaseStore implements LeaseStore {
     return cache;
   }
 
-  private void deliver(Map<LeaseKey, Lease> cache, LeaseEvent event) {
+  private void deliver(TreeMap<String, Lease> cache, LeaseEvent event) {
     if (event.current() == null) {
-      cache.remove(event.key());
+      cache.remove(event.key().toString());
     } else {
-      cache.put(event.key(), event.current());
+      cache.put(event.key().toString(), event.current());
     }
     for (Watch w : listeners) {
       if (w.component.equals(event.key().component())) {

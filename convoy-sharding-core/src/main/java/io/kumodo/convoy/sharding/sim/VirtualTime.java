@@ -31,6 +31,8 @@ public final class VirtualTime implements Ticker, Scheduler {
       new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq));
   private long now;
   private long sequence;
+  /** Tasks cancelled but still in the queue: purged once they are half of it. */
+  private int cancelledInQueue;
   private Runnable afterEach = () -> {};
 
   /** Virtual time starting at 0 ns, wall clock 2026-01-01T00:00:00Z. */
@@ -48,7 +50,7 @@ public final class VirtualTime implements Ticker, Scheduler {
 
   @Override
   public Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
-    Task t = new Task(task, now + Math.max(0, unit.toNanos(delay)), sequence++);
+    Task t = new Task(this, task, now + Math.max(0, unit.toNanos(delay)), sequence++);
     queue.add(t);
     return t;
   }
@@ -63,6 +65,7 @@ public final class VirtualTime implements Ticker, Scheduler {
       }
       queue.poll();
       if (next.cancelled) {
+        cancelledInQueue--;
         continue;
       }
       now = Math.max(now, next.due);
@@ -124,15 +127,31 @@ public final class VirtualTime implements Ticker, Scheduler {
     }
   }
 
+  /** A task was cancelled: once the cancelled ones are half the queue, they go (the queue stays small). */
+  private void cancelled() {
+    cancelledInQueue++;
+    if (cancelledInQueue > 64 && cancelledInQueue * 2 > queue.size()) {
+      queue.removeIf(t -> t.cancelled);
+      cancelledInQueue = 0;
+    }
+  }
+
   private static final class Task extends SimFuture {
+    final VirtualTime time;
     final Runnable task;
     final long due;
     final long seq;
 
-    Task(Runnable task, long due, long seq) {
+    Task(VirtualTime time, Runnable task, long due, long seq) {
+      this.time = time;
       this.task = task;
       this.due = due;
       this.seq = seq;
+    }
+
+    @Override
+    void onCancel() {
+      time.cancelled();
     }
   }
 }
