@@ -21,6 +21,8 @@ import java.util.Random;
  * <ol>
  *   <li>Safety: no shard is owned (by {@link Coordinator#owns(int)}) by two replicas at once.
  *       A crashed replica no longer acts and is not counted.
+ *   <li>Fencing tokens: the token an owner reports ({@link Coordinator#fencingToken(int)}) is
+ *       never below the one its predecessor reported, and above it for another owner.
  *   <li>Liveness: after the last fault ends, every shard is owned within the
  *       {@linkplain #bound() bound}: lease duration + 2 renew intervals (+1% for clock rate
  *       drift).
@@ -38,7 +40,9 @@ import java.util.Random;
  * it is applied, or is applied and its response lost, as a slow write that times out does),
  * outside writes that touch a lease, GC pauses that delay ticks, wall-clock offsets of several
  * lease durations and clock rate drift up to 1%, drains and undrains (through the API and by an
- * operator's mark on member and shard leases), store calls that throw an Error. The faults are catalogued in {@link SimFaults},
+ * operator's mark on member and shard leases), store calls that throw an Error, an operator
+ * deleting and editing leases ({@link SimOutsiders}). Each process sees the store with a watch,
+ * without one, or with a lagging one ({@link SimViews}). The faults are catalogued in {@link SimFaults},
  * the checks in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in
  * {@link SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()}
  * replays it step by step.
