@@ -19,13 +19,15 @@ import org.junit.jupiter.api.Test;
  * instant, liveness within the bound after the last fault, no lost or duplicated OnChange. The
  * schedules run in parallel, one per core (each is independent and deterministic by its seed);
  * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
- * threads, {@code -Dconvoy.sim.seed=S} replays one schedule.
+ * threads, {@code -Dconvoy.sim.seed=S} replays one schedule, {@code -Dconvoy.sim.firstSeed=S}
+ * searches further seeds.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
   private static final int THREADS = Integer.getInteger("convoy.sim.threads",
       Runtime.getRuntime().availableProcessors());
   private static final long ONLY_SEED = Long.getLong("convoy.sim.seed", 0);
+  private static final long FIRST_SEED = Long.getLong("convoy.sim.firstSeed", 1);
   private static final int REPORTED = 3;
 
   /** The schedule of {@code seed}: its replicas, shards, faults and assignment follow from it. */
@@ -42,8 +44,8 @@ class FaultSimulationTest {
 
   @Test
   void noScheduleBreaksSafetyLivenessOrOnChange() throws Exception {
-    long first = ONLY_SEED != 0 ? ONLY_SEED : 1;
-    long last = ONLY_SEED != 0 ? ONLY_SEED : SCHEDULES;
+    long first = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED;
+    long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed
     long started = System.nanoTime();

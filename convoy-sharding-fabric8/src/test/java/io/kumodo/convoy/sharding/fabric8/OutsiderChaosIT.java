@@ -127,8 +127,8 @@ class OutsiderChaosIT {
         .alias("seed " + seed + ": every shard owned by a running replica within " + BOUND + " after the last act")
         .until(fleet::allOwned);
     Duration owned = Duration.ofNanos(System.nanoTime() - last);
-    log.info("outsider chaos seed {}: {} acts, {} incarnations, {} samples, every shard owned {} ms after the last",
-        seed, ACTS, fleet.all.size(), sampler.samples(), owned.toMillis());
+    log.info("outsider chaos seed {}: {} acts, {} incarnations, {} samples, every shard owned {} ms after the last; "
+        + "trace:\n{}", seed, ACTS, fleet.all.size(), sampler.samples(), owned.toMillis(), String.join("\n", trace));
     assertThat(trace).as("acts that happened").hasSizeGreaterThanOrEqualTo(ACTS / 2);
   }
 
