@@ -137,7 +137,9 @@ public final class FaultSimulation {
     drains.undrainReplicas();
     long settleStart = time.read();
     long settled = -1;
-    long step = renew.toNanos() / 10;
+    // Sampled every R/50: a coarser step would find a shard owned up to a step after it was, and
+    // the bound (L + 2R + 1%) leaves a store without a watch less than R/20 to spare.
+    long step = renew.toNanos() / 50;
     long deadline = settleStart + bound().toNanos();
     while (!failed() && time.read() < deadline + 3 * renew.toNanos()) {
       time.advance(Duration.ofNanos(step));
