@@ -31,14 +31,14 @@ import java.util.stream.Stream;
  * class inherits from a package-private superclass (javac makes them visible on the subclass)
  * are listed as the subclass's own. A copy of this class is in each module's tests.
  */
-final class PublicApiListing {
+public final class PublicApiListing {
   private static final String UPDATE = "convoy.api.update";
   private static final int VISIBLE = Modifier.PUBLIC | Modifier.PROTECTED;
 
   private PublicApiListing() {}
 
   /** The listing of the classes in the directory or jar that {@code anchor} was loaded from. */
-  static List<String> of(Class<?> anchor, String basePackage, List<String> excludedPackages) throws IOException {
+  public static List<String> of(Class<?> anchor, String basePackage, List<String> excludedPackages) throws IOException {
     Path root = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().getPath());
     Path base = root.resolve(basePackage.replace('.', '/'));
     List<String> names;
@@ -71,7 +71,7 @@ final class PublicApiListing {
    * Compares {@code compiled} with the listing in {@code file}; with {@code -Dconvoy.api.update=true}
    * rewrites the file instead. Fails with the lines added and removed.
    */
-  static void compare(List<String> compiled, Path file, String module) throws IOException {
+  public static void compare(List<String> compiled, Path file, String module) throws IOException {
     if (Boolean.getBoolean(UPDATE)) {
       Files.write(file, compiled);
     } else {
@@ -80,7 +80,7 @@ final class PublicApiListing {
   }
 
   /** Fails with the lines added and removed when {@code compiled} differs from the listing in {@code file}. */
-  static void check(List<String> compiled, Path file, String module) throws IOException {
+  public static void check(List<String> compiled, Path file, String module) throws IOException {
     List<String> checkedIn = Files.exists(file) ? Files.readAllLines(file) : List.of();
     String difference = difference(checkedIn, compiled);
     if (!difference.isEmpty()) {
@@ -89,7 +89,7 @@ final class PublicApiListing {
   }
 
   /** The lines only in {@code compiled} (+) and only in {@code checkedIn} (-), with how to regenerate; or "". */
-  static String difference(List<String> checkedIn, List<String> compiled) {
+  public static String difference(List<String> checkedIn, List<String> compiled) {
     Set<String> added = new LinkedHashSet<>(compiled);
     added.removeAll(Set.copyOf(checkedIn));
     Set<String> removed = new LinkedHashSet<>(checkedIn);

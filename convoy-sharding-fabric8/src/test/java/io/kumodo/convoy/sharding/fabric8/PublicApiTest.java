@@ -4,6 +4,8 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
+import io.kumodo.convoy.sharding.PublicApiListing;
+
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * visible diff in review. After an intended change, rewrite the file with {@code mvn -pl
  * convoy-sharding-fabric8 -am test -Dtest=PublicApiTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dconvoy.api.update=true} and commit it. The comparison itself is tested in core's
- * PublicApiTest (this class is a copy of core's PublicApiListing).
+ * PublicApiTest.
  */
 class PublicApiTest {
   static final Path LISTING = Path.of("src/test/resources/public-api.txt");
