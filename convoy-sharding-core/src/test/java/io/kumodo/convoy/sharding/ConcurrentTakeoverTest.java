@@ -6,7 +6,7 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kumodo.convoy.sharding.sim.VirtualTime;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

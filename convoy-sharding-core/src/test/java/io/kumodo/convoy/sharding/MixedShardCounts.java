@@ -4,7 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
-import io.kumodo.convoy.sharding.sim.VirtualTime;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

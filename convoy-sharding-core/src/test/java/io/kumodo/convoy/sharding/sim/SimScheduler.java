@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Scheduler;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 

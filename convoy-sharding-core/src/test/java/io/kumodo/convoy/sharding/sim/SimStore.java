@@ -8,6 +8,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Random;

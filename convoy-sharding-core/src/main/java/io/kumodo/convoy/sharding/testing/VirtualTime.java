@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.sim;
+package io.kumodo.convoy.sharding.testing;
 
 import io.kumodo.convoy.sharding.Scheduler;
 import io.kumodo.convoy.sharding.Ticker;
@@ -136,7 +136,7 @@ public final class VirtualTime implements Ticker, Scheduler {
     }
   }
 
-  private static final class Task extends SimFuture {
+  private static final class Task extends VirtualFuture {
     final VirtualTime time;
     final Runnable task;
     final long due;
