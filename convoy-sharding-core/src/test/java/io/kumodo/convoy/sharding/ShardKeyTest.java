@@ -54,21 +54,48 @@ class ShardKeyTest {
   @Test
   void hashesRandomUnicodeStringsLikeGetBytes() {
     Random random = new Random(42);
-    for (int n = 0; n < 10_000; n++) {
-      StringBuilder sb = new StringBuilder();
-      int len = random.nextInt(40);
+    for (int n = 0; n < 20_000; n++) {
+      String s = randomUnicode(random);
+      int expected = reference(s);
+      assertThat(ShardKey.fnv1a32(s)).as("String %s", s).isEqualTo(expected);
+      assertThat(ShardKey.fnv1a32(new StringBuilder(s))).as("StringBuilder %s", s).isEqualTo(expected);
+      int shards = 1 + random.nextInt(5000);
+      int cut = s.isEmpty() ? 0 : random.nextInt(s.length());
+      String namespace = s.substring(0, cut);
+      String name = s.substring(cut);
+      assertThat(ShardKey.shardOf(namespace.isEmpty() ? null : namespace, name, shards)).as("shardOf(%s, %s)",
+          namespace, name).isEqualTo((int) (Integer.toUnsignedLong(
+              reference(namespace.isEmpty() ? name : namespace + "/" + name)) % shards));
+    }
+  }
+
+  /**
+   * Runs of one class each (so the fast path's ASCII and two-byte runs start and end anywhere):
+   * ASCII, Latin-1, other two-byte, three-byte BMP, supplementary pairs, unpaired surrogates of
+   * either kind, and a high surrogate at the very end.
+   */
+  static String randomUnicode(Random random) {
+    StringBuilder sb = new StringBuilder();
+    int runs = random.nextInt(6);
+    for (int r = 0; r < runs; r++) {
+      int kind = random.nextInt(7);
+      int len = 1 + random.nextInt(random.nextBoolean() ? 3 : 40);
       for (int i = 0; i < len; i++) {
-        switch (random.nextInt(5)) {
+        switch (kind) {
           case 0 -> sb.append((char) random.nextInt(0x80));
-          case 1 -> sb.append((char) (0x80 + random.nextInt(0x780)));
-          case 2 -> sb.append((char) (0x800 + random.nextInt(0xF800)));
-          case 3 -> sb.appendCodePoint(0x10000 + random.nextInt(0x100000));
-          default -> sb.append((char) (0xD800 + random.nextInt(0x800)));
+          case 1 -> sb.append((char) (0x80 + random.nextInt(0x80)));
+          case 2 -> sb.append((char) (0x100 + random.nextInt(0x700)));
+          case 3 -> sb.append((char) (0x800 + random.nextInt(0xF800)));
+          case 4 -> sb.appendCodePoint(0x10000 + random.nextInt(0x100000));
+          case 5 -> sb.append((char) (0xD800 + random.nextInt(0x800)));
+          default -> sb.append((char) random.nextInt(0x10000));
         }
       }
-      String s = sb.toString();
-      assertThat(ShardKey.fnv1a32(s)).as("%s", s).isEqualTo(reference(s));
     }
+    if (random.nextInt(10) == 0) {
+      sb.append((char) (0xD800 + random.nextInt(0x400)));
+    }
+    return sb.toString();
   }
 
   @Test
