@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * <p>What it does NOT promise: that a shard always has an owner (during a change of owner it
  * can have none for some ticks), that an owner's work finished before ownership ended (make
  * the lease duration longer than the longest reconcile and check {@link #owns(int)} again
- * before a write, or use the {@linkplain #fencingToken(int) fencing token}), or anything when
- * two processes run with the same replica ID.
+ * before a write, or use the {@linkplain #fencingToken(int) fencing token}), or progress for
+ * more than one of two processes run with the same replica ID (each process is an
+ * {@linkplain #incarnation() incarnation}: the second one waits, owning nothing, until the
+ * first stops).
  *
  * <p>Lifecycle: {@code NEW -> STARTED -> CLOSED}, single use. {@link #prime()} runs in
  * {@code NEW}; {@link #close()} is safe to call more than once and from any state.
@@ -261,6 +263,17 @@ public final class Coordinator implements AutoCloseable {
   /** This replica's ID. */
   public String replicaId() {
     return settings.replicaId();
+  }
+
+  /**
+   * This process's incarnation: a random ID drawn when the coordinator was built, published on
+   * its member lease and on every shard lease it writes ({@link LeaseAnnotations#INCARNATION}). A
+   * lease that names this replica ID with another incarnation was written by another process and
+   * is never this one's, so a restart under the same ID, or a second process configured with
+   * it, never gives a shard two owners.
+   */
+  public String incarnation() {
+    return settings.incarnation();
   }
 
   /** The lease duration. */

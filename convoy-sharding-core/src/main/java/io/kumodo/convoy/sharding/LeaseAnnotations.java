@@ -72,6 +72,22 @@ public final class LeaseAnnotations {
    */
   public static final String FREED_BY = "sharding.convoy.kumodo.io/freed-by";
 
+  /**
+   * On member leases, and on the shard leases a replica writes: the incarnation of the process
+   * that wrote it, a random ID drawn when its coordinator was built ({@code Coordinator.incarnation()}).
+   * A process under a replica ID is one incarnation: a lease that names its replica ID but carries
+   * another incarnation, or none (a lease of an earlier version), was written by another process
+   * (an earlier one under that ID, or a second one configured with the same ID) and is never its
+   * own: such a member lease is taken only once it is free or has gone unchanged for a lease
+   * duration, such a shard lease as anyone else's. Written by the coordinators only: do not edit it.
+   */
+  public static final String INCARNATION = "sharding.convoy.kumodo.io/incarnation";
+
+  /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null (an earlier version's lease). */
+  static String incarnation(Lease lease) {
+    return lease.annotations().get(INCARNATION);
+  }
+
   /** True when {@code lease} is free and was freed by its holder ({@link #FREED_BY}). */
   static boolean isFreedByItsHolder(Lease lease) {
     return lease.isFree() && lease.annotations().containsKey(FREED_BY);

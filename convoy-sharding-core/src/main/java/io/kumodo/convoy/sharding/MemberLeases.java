@@ -56,6 +56,10 @@ final class MemberLeases {
   private boolean announced;
   /** The versions of the member lease written since it was (re)announced, until a listing shows one. */
   private final Set<String> unconfirmed = new HashSet<>();
+  /** True while another incarnation under this replica ID holds the member lease (see {@link #heldByAnotherIncarnation}). */
+  private boolean foreign;
+  /** While {@link #foreign}: the ticker reading at which its record will have gone unchanged for a lease duration. */
+  private long foreignUntil = Long.MIN_VALUE;
 
   MemberLeases(Settings settings, Observations observed, ErrorLog errors) {
     this.s = settings;
@@ -117,7 +121,11 @@ final class MemberLeases {
       boolean announcing = false;
       if (member == null) {
         Lease current = listed == null ? null : ShardListing.find(listed, memberKey);
-        announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId());
+        if (heldByAnotherIncarnation(current, sent)) {
+          return; // another process under this ID renews it: this one waits, owning nothing
+        }
+        announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId())
+            || s.otherIncarnation(current);
         if (current == null) {
           operation = Operation.CREATE;
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
@@ -170,6 +178,47 @@ final class MemberLeases {
   }
 
   /**
+   * True when {@code current}, the listed member lease, names this replica ID but another
+   * incarnation (or none: an earlier version's) and has not gone unchanged for a lease duration
+   * on this replica's clock: another process under this ID holds it (a second one configured with
+   * the same ID, or an earlier one, paused or crashed). It is not this process's: it is taken only
+   * once free, or unchanged for a lease duration, like anyone else's, so two processes never take
+   * it from each other back and forth and a paused one that resumes finds itself replaced.
+   */
+  private boolean heldByAnotherIncarnation(Lease current, long now) {
+    foreignUntil = Long.MIN_VALUE;
+    // Without an incarnation: an earlier version's process, unless this one wrote it before (and
+    // another writer replaced its annotations since).
+    boolean other = current != null && (s.otherIncarnation(current)
+        || LeaseAnnotations.incarnation(current) == null && lastMemberRenew == Long.MIN_VALUE);
+    if (current == null || current.isFree() || !current.holder().equals(s.replicaId()) || !other) {
+      foreign = false;
+      return false;
+    }
+    long since = observed.observe(current, now);
+    if (now - since >= s.leaseNanos()) {
+      log.info("{}/{}: taking over the member lease of incarnation {}: unchanged for {}", s.component(),
+          s.replicaId(), LeaseAnnotations.incarnation(current), Durations.format(s.leaseDuration()));
+      foreign = false;
+      return false;
+    }
+    foreignUntil = since + s.leaseNanos();
+    if (!foreign) {
+      log.warn("{}/{}: the member lease is held by another process with this replica ID (incarnation {}, this one "
+          + "{}): owning nothing until it is free or unchanged for {}; give every process its own --replica-id",
+          s.component(), s.replicaId(), LeaseAnnotations.incarnation(current), s.incarnation(),
+          Durations.format(s.leaseDuration()));
+    }
+    foreign = true;
+    return true;
+  }
+
+  /** True while the member lease is held by another process under this replica ID (see {@link #renew}). */
+  boolean foreign() {
+    return foreign;
+  }
+
+  /**
    * True when the listed record of the member lease has another drain mark than the record this
    * replica last wrote: an operator drained or undrained it. The write that follows meets a
    * conflict and is made again on the listed record, so the mark takes effect at this tick (the
@@ -188,6 +237,7 @@ final class MemberLeases {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
+    merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
@@ -288,6 +338,9 @@ final class MemberLeases {
     // count it live and so do not want them.
     Lease mine = member != null ? member : ShardListing.find(listed, memberKey);
     selfDrained = LeaseAnnotations.isDrained(mine);
+    if (foreignUntil != Long.MIN_VALUE) {
+      expiresAt.accept(foreignUntil); // the tick that may take it over
+    }
     if (!selfDrained) {
       live.add(s.replicaId()); // the replica always counts itself as live, unless drained
     }

@@ -22,7 +22,8 @@ record Settings(
     CoordinatorEvents events,
     LeaseStore store,
     Ticker ticker,
-    Clock clock) {
+    Clock clock,
+    String incarnation) {
 
   long leaseNanos() {
     return leaseDuration.toNanos();
@@ -34,5 +35,20 @@ record Settings(
 
   long marginNanos() {
     return fencingMargin.toNanos();
+  }
+
+  /** True when {@code lease} carries this process's incarnation ({@link LeaseAnnotations#INCARNATION}). */
+  boolean mine(Lease lease) {
+    return incarnation.equals(lease.annotations().get(LeaseAnnotations.INCARNATION));
+  }
+
+  /**
+   * True when {@code lease} carries an incarnation that is not this process's. A record without
+   * one is told by the rest (who wrote its acquire time): one of an earlier version, or this
+   * process's own write whose annotations another writer replaced.
+   */
+  boolean otherIncarnation(Lease lease) {
+    String theirs = lease.annotations().get(LeaseAnnotations.INCARNATION);
+    return theirs != null && !theirs.equals(incarnation);
   }
 }

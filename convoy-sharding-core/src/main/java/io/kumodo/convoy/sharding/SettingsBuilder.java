@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,7 @@ abstract class SettingsBuilder {
   private Ticker ticker = Ticker.system();
   private Clock clock = Clock.systemUTC();
   private Scheduler scheduler;
+  private RandomGenerator random;
   private final List<OnChange> listeners = new ArrayList<>();
 
   SettingsBuilder() {}
@@ -166,6 +168,16 @@ abstract class SettingsBuilder {
     return self();
   }
 
+  /**
+   * Where this process's incarnation ID comes from ({@link Coordinator#incarnation()}): a random
+   * number drawn once, at {@link Coordinator.Builder#build()}. Default a {@link java.security.SecureRandom}.
+   * For tests and simulations that must repeat a run from its seed.
+   */
+  public Coordinator.Builder random(RandomGenerator random) {
+    this.random = Objects.requireNonNull(random, "random");
+    return self();
+  }
+
   /** This builder, as the public type its option methods return. */
   private Coordinator.Builder self() {
     return (Coordinator.Builder) this;
@@ -229,7 +241,9 @@ abstract class SettingsBuilder {
     if (leaseStore == null) {
       throw new IllegalArgumentException("leaseStore is required");
     }
+    RandomGenerator source = random != null ? random : new java.security.SecureRandom();
+    String incarnation = String.format("%016x", source.nextLong());
     return new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin, closeTimeout,
-        keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock);
+        keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock, incarnation);
   }
 }

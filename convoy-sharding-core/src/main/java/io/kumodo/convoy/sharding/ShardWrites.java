@@ -139,15 +139,27 @@ final class ShardWrites {
     return new Write(purpose, operation, node, base, sent, answer, request);
   }
 
-  /** {@code lease} publishing this replica's shard count. */
+  /** {@code lease} publishing this replica's shard count and this process's incarnation. */
   private Lease withShardCount(Lease lease) {
     String count = Integer.toString(s.shardCount());
-    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS))) {
+    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)) {
       return lease;
     }
     Map<String, String> annotations = new HashMap<>(lease.annotations());
     annotations.put(LeaseAnnotations.SHARDS, count);
+    annotations.put(LeaseAnnotations.INCARNATION, s.incarnation());
     return lease.withAnnotations(annotations);
+  }
+
+  /**
+   * True when {@code listed} is this process's own take of {@code node}'s lease whose answer was
+   * lost: this replica as holder, this incarnation, the transition count and the acquire time the
+   * take wrote ({@code uncertain}: the transitions it would have written, or Long.MIN_VALUE).
+   */
+  boolean ownLostTake(ShardNode node, Lease listed, long uncertain) {
+    return listed != null && uncertain != Long.MIN_VALUE && listed.holder().equals(s.replicaId())
+        && !s.otherIncarnation(listed) && listed.transitions() == uncertain
+        && sameInstant(listed.acquireTime(), node.uncertainAcquired());
   }
 
   /**
@@ -321,8 +333,8 @@ final class ShardWrites {
   }
 
   /**
-   * The current record of {@code mine}'s lease if it is still this replica's, with the same
-   * transition count (so nobody took it in between), else null.
+   * The current record of {@code mine}'s lease if it is still this process's (holder, incarnation,
+   * acquire time), with the same transition count (so nobody took it in between), else null.
    */
   private Lease stillOurs(Lease mine) {
     Lease current;
@@ -331,8 +343,10 @@ final class ShardWrites {
     } catch (LeaseStoreException | RuntimeException | Error e) {
       current = null;
     }
-    return current != null && current.holder().equals(s.replicaId()) && current.transitions() == mine.transitions()
-        && sameInstant(current.acquireTime(), mine.acquireTime()) ? current : null;
+    return current != null && current.holder().equals(s.replicaId())
+        && !s.otherIncarnation(current) && current.transitions() == mine.transitions()
+        && sameInstant(current.acquireTime(), mine.acquireTime())
+        ? current : null;
   }
 
   /**

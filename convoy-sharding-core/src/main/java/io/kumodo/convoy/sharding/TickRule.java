@@ -188,7 +188,7 @@ final class TickRule {
         acquires.add(write);
       }
     }
-    if (!members.drained()) {
+    if (!members.drained() && !members.foreign()) {
       for (ShardNode node : nodes) {
         if (!wanted.get(node.shard) && byKey.get(LeaseKey.shard(s.component(), node.shard)) == null
             && !node.is(ShardNode.Phase.HELD) && !node.is(ShardNode.Phase.RELEASING)) {
@@ -215,8 +215,7 @@ final class TickRule {
       return writes.renew(node, freeing, wall); // still ours in the store: wanted again before it was freed
     }
     long uncertain = node.takeUncertainTake();
-    if (listed != null && uncertain != Long.MIN_VALUE && listed.holder().equals(s.replicaId())
-        && listed.transitions() == uncertain && ShardWrites.sameInstant(listed.acquireTime(), node.uncertainAcquired())) {
+    if (writes.ownLostTake(node, listed, uncertain)) {
       return writes.retake(node, listed, wall); // our own earlier take, whose answer was lost
     }
     if (listed == null) {

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * schedules run in parallel, one per core (each is independent and deterministic by its seed);
  * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
  * threads, {@code -Dconvoy.sim.seed=S} replays one schedule, {@code -Dconvoy.sim.firstSeed=S}
- * searches further seeds.
+ * searches further seeds, {@code -Dconvoy.sim.renewal=each|member} picks the shard-renewal mode of
+ * every replica ({@code each}, the default, is the spec's; {@code member} is issue 15's mode, not on
+ * main yet: asking for it fails at once until it is).
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -29,6 +31,16 @@ class FaultSimulationTest {
   private static final long ONLY_SEED = Long.getLong("convoy.sim.seed", 0);
   private static final long FIRST_SEED = Long.getLong("convoy.sim.firstSeed", 1);
   private static final int REPORTED = 3;
+  /** The shard-renewal mode of every replica: {@code each} (default) or {@code member}. */
+  static final String RENEWAL = renewal(System.getProperty("convoy.sim.renewal", "each"));
+
+  private static String renewal(String mode) {
+    if (!mode.equals("each")) {
+      throw new IllegalArgumentException("-Dconvoy.sim.renewal must be each (member renewal is not on main yet): "
+          + mode);
+    }
+    return mode;
+  }
 
   /** The schedule of {@code seed}: its replicas, shards, faults and assignment follow from it. */
   static FaultSimulation.Result schedule(long seed) {
@@ -68,7 +80,8 @@ class FaultSimulationTest {
     assertThat(failures.values()).as("failing seeds with replayable traces (-Dconvoy.sim.seed=S replays one)")
         .isEmpty();
     Map.Entry<Long, Long> worst = settled.lastEntry();
-    System.out.println("fault simulation: " + (last - first + 1) + " schedules on " + THREADS + " threads in "
+    System.out.println("fault simulation (" + RENEWAL + " renewal): " + (last - first + 1) + " schedules on "
+        + THREADS + " threads in "
         + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s, worst settle after the last fault "
         + Duration.ofNanos(worst.getKey()) + " (seed " + worst.getValue() + ")");
   }

@@ -41,7 +41,8 @@ final class SimReplica {
     VirtualTime time = sim.time;
     Random random = sim.random;
     this.scheduler = new SimScheduler(time);
-    this.store = new SimStore(view.store(), time, new Random(random.nextLong()), scheduler);
+    long storeSeed = random.nextLong();
+    this.store = new SimStore(view.store(), time, new Random(storeSeed), scheduler);
     double drift = (random.nextDouble() * 2 - 1) * sim.maxDrift;
     Ticker drifting = () -> time.read() + (long) (time.read() * drift);
     this.coordinator = Coordinator.builder()
@@ -56,6 +57,8 @@ final class SimReplica {
         .scheduler(scheduler)
         .assignment(sim.assignment)
         .onChange(this::onChange)
+        // Its incarnation from the seed too (a draw of its own: the schedule's draws stay as they were).
+        .random(new Random(~storeSeed))
         .build();
   }
 

@@ -14,12 +14,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A misconfiguration the library does not promise to handle: two processes with one replica ID.
- * What happens on the real HTTP stack: they fight over their shared member lease (conflicts,
- * re-reads), but a process counts a shard as owned only after its own write, and sees a lease
- * that names its ID but that it did not write as held by an earlier incarnation: the second
- * process owns nothing while the first renews, and takes over only after the first stops
- * renewing for a lease duration. No shard has two owners at any sample.
+ * A misconfiguration: two processes with one replica ID. Each process is an incarnation (a random
+ * ID on its member lease and on the shard leases it writes), and a lease that names its replica ID
+ * with another incarnation is not its own: the second process does not touch the member lease the
+ * first renews and owns nothing, and takes over only after the first stops renewing for a lease
+ * duration. On the real HTTP stack, no shard has two owners at any sample.
  */
 class TwoProcessesWithOneReplicaIdIT {
   private static final Duration LEASE = Duration.ofSeconds(2);
