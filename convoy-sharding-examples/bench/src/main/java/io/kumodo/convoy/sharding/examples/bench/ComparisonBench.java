@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples.bench;
+
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.bench.compare.Comparison;
+import io.kumodo.convoy.sharding.examples.bench.failover.BenchReplica;
+import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
+import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Convoy beside what a Java operator uses for high availability today, fabric8's
+ * {@code LeaderElector} with a {@code LeaseLock}, in one process on one API server with the same
+ * lease timing: graceful hand-over, crash take-over, requests per renew interval per replica, and
+ * the throughput of a sample reconcile workload with 1, 2, 4 and 8 replicas. See
+ * {@code docs/comparison.md}.
+ *
+ * <pre>java -cp convoy-sharding-examples/bench/target/convoy-bench.jar io.kumodo.convoy.sharding.examples.bench.ComparisonBench</pre>
+ *
+ * <p>On the examples' mock API server; with {@code --real-api-server} then also on a real etcd and
+ * kube-apiserver (the failover benchmark's {@link BenchServer}; the binaries are built first when
+ * needed, and where they cannot be, one line says why).
+ */
+public final class ComparisonBench {
+  private static final String REAL = "--real-api-server";
+  private static final List<String> FLAGS = List.of("runs", "replicas", "shards", "lease", "renew-deadline", "renew",
+      "assignment", "objects", "io", "workers", "workload-replicas", "workload-runs", "intervals", "seed");
+
+  private ComparisonBench() {}
+
+  /** Runs the comparison and prints the tables. */
+  public static void main(String[] argv) throws Exception {
+    run(argv, System.out);
+    System.exit(0); // the mock server's and clients' non-daemon threads
+  }
+
+  /** Runs the comparison, prints the tables to {@code out} and returns them by API server, then table. */
+  static Map<String, List<Table>> run(String[] argv, PrintStream out) throws Exception {
+    List<String> rest = new ArrayList<>(List.of(argv));
+    boolean real = rest.remove(REAL);
+    Args args = new Args(rest.toArray(String[]::new), FLAGS);
+    Comparison.Settings s = new Comparison.Settings(args.integer("runs", 5), args.integer("replicas", 3),
+        args.integer("shards", 32), args.duration("lease", "6s"), args.duration("renew-deadline", "5s"),
+        args.duration("renew", "2s"), Assignment.named(args.string("assignment", "modulo")),
+        args.integer("objects", 10_000), args.duration("io", "5ms"), args.integer("workers", 4),
+        args.integers("workload-replicas", "1,2,4,8"), args.integer("workload-runs", 2), args.integer("intervals", 5),
+        args.integer("seed", 1));
+    long start = System.nanoTime();
+    out.printf(Locale.ROOT, "leader election (fabric8 LeaderElector, LeaseLock) vs convoy: lease %s, renew deadline %s"
+        + " (leader election), retry period = renew interval %s; %d replicas, %d shards (%s), %d runs; workload %d"
+        + " objects x %s of I/O, %d workers per replica, best of %d; %d cores, load average %.2f%n", format(s.lease()),
+        format(s.renewDeadline()), format(s.renew()), s.replicas(), s.shards(), s.assignment().name(), s.runs(),
+        s.objects(), format(s.io()), s.workers(), s.workloadRuns(), Runtime.getRuntime().availableProcessors(), load());
+    Map<String, List<Table>> tables = new LinkedHashMap<>();
+    for (String name : real ? List.of("mock", "real") : List.of("mock")) {
+      BenchServer server;
+      try {
+        server = BenchServer.start(name);
+      } catch (KubeBinaries.Unavailable e) {
+        out.println("\nno real API server: " + e.getMessage());
+        continue;
+      }
+      try (BenchServer api = server) {
+        out.println("\n## on the " + name + " API server");
+        tables.put(name, print(out, new Comparison(s, out).run(api.config(), BenchReplica.NAMESPACE)));
+      }
+    }
+    out.printf(Locale.ROOT, "%nload average at the end %.2f; took %.0f s%n", load(), (System.nanoTime() - start) / 1e9);
+    return tables;
+  }
+
+  private static List<Table> print(PrintStream out, List<Table> tables) {
+    for (Table t : tables) {
+      out.println();
+      out.print(t.markdown());
+    }
+    return tables;
+  }
+
+  private static String format(java.time.Duration d) {
+    return io.kumodo.convoy.sharding.Durations.format(d);
+  }
+
+  private static double load() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+}

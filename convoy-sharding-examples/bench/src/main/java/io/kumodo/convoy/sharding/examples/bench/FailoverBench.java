@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples.bench;
+
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.MockApiServer;
+import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
+import io.kumodo.convoy.sharding.examples.bench.failover.Fleet;
+import io.kumodo.convoy.sharding.examples.bench.failover.Handovers;
+import io.kumodo.convoy.sharding.examples.bench.failover.SideBySide;
+import io.kumodo.convoy.sharding.examples.bench.failover.WriteProbe;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The failover benchmark as one command: replicas with the real {@code KubernetesLeaseStore} on
+ * the examples' {@link MockApiServer} and, with {@code --real-api-server}, then on a real etcd and
+ * kube-apiserver in the same run, each replica with its own client. Measures, over {@code --runs} runs each: (a) a graceful stop, from
+ * {@code close()} to the stopped replica's shards owned by their new owners; (c) a join, from the
+ * new replica's first tick to owning its share; (b) a crash, from the crashed replica's last lease
+ * write (and from the crash) to its shards owned again; and the API requests per replica per renew
+ * interval in the steady state against the minimum (one write per held lease, no read). With
+ * {@code --real-api-server}, a last table puts the servers side by side, each handover also as a multiple of
+ * one CAS lease write on its own server.
+ *
+ * <pre>java -cp convoy-sharding-examples/bench/target/convoy-bench.jar io.kumodo.convoy.sharding.examples.bench.FailoverBench</pre>
+ *
+ * <p>(a) and (c) run with {@code --lease}/{@code --renew} (default 30 s / 10 s, the spec's).
+ * (b) waits a lease duration per run, so it runs with {@code --crash-lease}/{@code --crash-renew}
+ * (default 3 s / 1 s, the same 3:1 ratio) and is reported as multiples of those.
+ */
+public final class FailoverBench {
+  private static final List<String> FLAGS = List.of("runs", "shards", "replicas", "lease", "renew", "crash-lease",
+      "crash-renew", "assignment", "seed");
+  private static final String REAL = "--real-api-server";
+
+  private FailoverBench() {}
+
+  /** Runs the scenarios and prints the tables. */
+  public static void main(String[] argv) throws Exception {
+    run(argv);
+    System.exit(0); // the mock server's and clients' non-daemon threads
+  }
+
+  /** Runs the scenarios, prints the tables and returns the handover table of each server, by name. */
+  static Map<String, Table> run(String[] argv) throws Exception {
+    List<String> rest = new ArrayList<>(List.of(argv));
+    List<String> servers = rest.remove(REAL) ? List.of("mock", "real") : List.of("mock");
+    Args args = new Args(rest.toArray(String[]::new), FLAGS);
+    long start = System.nanoTime();
+    System.out.printf("failover benchmark on %s, %d cores, load average %s%n", String.join(" and ", servers),
+        Runtime.getRuntime().availableProcessors(), loadAverage());
+    Map<String, Handovers> handovers = new LinkedHashMap<>();
+    Map<String, Double> writes = new LinkedHashMap<>();
+    Map<String, Table> tables = new LinkedHashMap<>();
+    for (String server : servers) {
+      Handovers h = new Handovers(args.integer("seed", 1));
+      double writeSeconds = measure(server, args, h);
+      Table table = h.table(writeSeconds);
+      System.out.println(table.markdown());
+      handovers.put(server, h);
+      writes.put(server, writeSeconds);
+      tables.put(server, table);
+    }
+    if (servers.size() > 1) {
+      System.out.println("side by side (" + String.join(", ", servers) + ", one run):");
+      System.out.println(SideBySide.of(handovers, writes).markdown());
+    }
+    System.out.printf("%ntook %.0f s; load average at the end %s%n", (System.nanoTime() - start) / 1e9,
+        loadAverage());
+    return tables;
+  }
+
+  /** The scenarios on one server; returns the median round trip of one CAS lease write on it. */
+  private static double measure(String name, Args args, Handovers handovers) throws Exception {
+    int runs = args.integer("runs", 20);
+    int shards = args.integer("shards", 32);
+    int replicas = args.integer("replicas", 3);
+    Duration lease = args.duration("lease", "30s");
+    Duration renew = args.duration("renew", "10s");
+    Duration crashLease = args.duration("crash-lease", "3s");
+    Duration crashRenew = args.duration("crash-renew", "1s");
+    Assignment assignment = Assignment.named(args.string("assignment", "modulo"));
+    System.out.printf("%nfailover on the %s API server: %d replicas, %d shards, %s, %d runs%n", name, replicas,
+        shards, assignment.name(), runs);
+    try (BenchServer api = BenchServer.start(name)) {
+      double writeSeconds;
+      try (var client = api.client()) {
+        WriteProbe.medianWriteSeconds(client, 50); // warm up client and server
+        writeSeconds = WriteProbe.medianWriteSeconds(client, 200);
+        System.out.printf(Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n", writeSeconds * 1e3);
+      }
+      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, lease, renew, assignment)) {
+        handovers.startFleet(fleet, replicas);
+        System.out.println();
+        System.out.println(handovers.steadyRequests(fleet, 3).markdown());
+        handovers.stopsAndJoins(fleet, runs);
+      }
+      try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, crashLease, crashRenew, assignment)) {
+        handovers.startFleet(fleet, replicas);
+        handovers.crashes(fleet, runs);
+      }
+      return writeSeconds;
+    }
+  }
+
+  /** The first three fields of {@code /proc/loadavg} (1, 5 and 15 minutes), or {@code unknown}. */
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+}

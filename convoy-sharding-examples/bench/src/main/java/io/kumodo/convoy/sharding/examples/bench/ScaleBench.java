@@ -1,0 +1,154 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.examples.bench;
+
+import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.bench.sim.Change;
+import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
+import io.kumodo.convoy.sharding.examples.bench.sim.RollingPicture;
+import io.kumodo.convoy.sharding.examples.bench.sim.ScaleRow;
+import io.kumodo.convoy.sharding.examples.bench.sim.ScaleRun;
+import io.kumodo.convoy.sharding.examples.bench.sim.SvgTimeline;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The scale simulator as one command: the R x S grid per assignment (cold-start convergence,
+ * steady-state lease writes against the minimum, CPU per tick, heap per coordinator, shards moved
+ * by a join, a leave and a rolling update), the join/leave move study over random member sets,
+ * and the SVG timeline of a rolling update. Writes {@code scale.csv}, {@code moves.csv} and
+ * {@code rolling-update.svg} to {@code --out}.
+ *
+ * <pre>java -cp convoy-sharding-examples/bench/target/convoy-bench.jar io.kumodo.convoy.sharding.examples.bench.ScaleBench</pre>
+ */
+public final class ScaleBench {
+  private static final List<String> FLAGS = List.of("replicas", "shards", "strategies", "rolling-max", "budget",
+      "lease", "renew", "objects", "sets", "study-shards", "study-replicas", "seed", "out");
+
+  private ScaleBench() {}
+
+  /** Runs the grid, the study and the picture; prints the tables. */
+  public static void main(String[] argv) throws Exception {
+    Args args = new Args(argv, FLAGS);
+    List<Integer> replicas = args.integers("replicas", "3,10,30,100,300,1000");
+    List<Integer> shards = args.integers("shards", "32,256,1024,4096");
+    List<String> strategies = args.strings("strategies", "modulo,balanced");
+    int rollingMax = args.integer("rolling-max", 30);
+    int budget = args.integer("budget", 30);
+    Duration lease = args.duration("lease", "30s");
+    Duration renew = args.duration("renew", "10s");
+    int objects = args.integer("objects", 100);
+    long seed = args.integer("seed", 1);
+    Path out = Path.of(args.string("out", Files.isDirectory(Path.of("convoy-sharding-examples/bench/target"))
+        ? "convoy-sharding-examples/bench/target" : "target"));
+    long start = System.nanoTime();
+
+    System.out.printf("scale grid: lease %s, renew %s, %d objects per shard, budget %d s per cell, %d cores%n",
+        lease, renew, objects, budget, Runtime.getRuntime().availableProcessors());
+    for (String name : strategies) { // warm up the JIT so that the first cells' CPU and heap are not skewed
+      new ScaleRun(Assignment.named(name), 10, 256, lease, renew, objects, true, 0, seed).run();
+    }
+    Table grid = gridTable();
+    for (String name : strategies) {
+      Assignment assignment = Assignment.named(name);
+      List<int[]> overBudget = new ArrayList<>();
+      for (int s : shards) {
+        for (int r : replicas) {
+          if (overBudget.stream().anyMatch(c -> r >= c[0] && s >= c[1])) {
+            double nan = Double.NaN;
+            addRow(grid, new ScaleRow(name, r, s, nan, nan, nan, nan, (r + s) / (renew.toNanos() / 1e9), nan, nan,
+                nan, null, null, null, 0, "skipped: a smaller cell exceeded the budget"));
+            continue;
+          }
+          ScaleRow row = new ScaleRun(assignment, r, s, lease, renew, objects, r <= rollingMax, budget,
+              seed + 31L * r + s).run();
+          addRow(grid, row);
+          System.out.println(Table.format(row.wallSeconds()) + " s: " + name + " R=" + r + " S=" + s
+              + (row.note().isEmpty() ? "" : " (" + row.note() + ")"));
+          if (!row.note().isEmpty()) {
+            overBudget.add(new int[] {r, s});
+          }
+        }
+      }
+    }
+    System.out.println();
+    System.out.println(grid.markdown());
+    grid.writeCsv(out.resolve("scale.csv"));
+
+    Table study = moveStudy(strategies, args.integers("study-shards", "32,128,256,1024"),
+        args.integers("study-replicas", "2,30"), args.integer("sets", 10), new Random(seed));
+    study.writeCsv(out.resolve("moves.csv"));
+
+    List<SvgTimeline.Panel> panels = new ArrayList<>();
+    for (String name : strategies) {
+      panels.add(RollingPicture.run(Assignment.named(name), 4, 32, lease, renew, seed));
+    }
+    Files.writeString(out.resolve("rolling-update.svg"), SvgTimeline.render(panels));
+    System.out.printf("%nwrote %s, %s, %s in %.0f s%n", out.resolve("scale.csv"), out.resolve("moves.csv"),
+        out.resolve("rolling-update.svg"), (System.nanoTime() - start) / 1e9);
+  }
+
+  private static Table gridTable() {
+    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "cold CPU us/tick", "writes/s", "min writes/s",
+        "x min", "CPU us/tick", "list us/tick", "heap KB/coordinator", "join moved", "join min", "join x min",
+        "join objects", "leave moved", "leave min", "leave x min", "leave objects", "rolling moved", "rolling x S",
+        "rolling objects", "wall s", "note");
+  }
+
+  private static void addRow(Table t, ScaleRow r) {
+    Change j = r.join();
+    Change l = r.leave();
+    Change u = r.rolling();
+    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(),
+        r.coldCpuMicrosPerTick(), r.writesPerSecond(),
+        r.minWritesPerSecond(), r.writeRatio(), r.cpuMicrosPerTick(), r.listMicrosPerTick(),
+        r.heapKbPerCoordinator(), j == null ? null : j.moved(), j == null ? null : j.minimum(),
+        j == null ? null : j.ratio(), j == null ? null : j.objects(), l == null ? null : l.moved(),
+        l == null ? null : l.minimum(), l == null ? null : l.ratio(), l == null ? null : l.objects(),
+        u == null ? null : u.moved(), u == null ? null : u.ratio(), u == null ? null : u.objects(),
+        r.wallSeconds(), r.note().isEmpty() ? null : r.note());
+  }
+
+  /** Moves per join and leave over random member sets: a summary per (strategy, S), all N in the CSV. */
+  private static Table moveStudy(List<String> strategies, List<Integer> shards, List<Integer> nRange, int sets,
+      Random random) {
+    Table detail = new Table("strategy", "S", "N", "sets", "join x min mean", "join x min max", "leave x min mean",
+        "leave x min max", "join moved/S", "leave moved/S");
+    Table summary = new Table("strategy", "S", "N", "member sets", "join x min mean", "join x min max",
+        "leave x min mean", "leave x min max", "join moved/S", "leave moved/S");
+    for (String name : strategies) {
+      for (int s : shards) {
+        double jm = 0;
+        double jx = 0;
+        double lm = 0;
+        double lx = 0;
+        double jf = 0;
+        double lf = 0;
+        int cells = 0;
+        for (int n = nRange.get(0); n <= nRange.get(1); n++) {
+          MoveStudy.Cell c = MoveStudy.run(Assignment.named(name), s, n, sets, random);
+          detail.add(name, s, n, sets, c.joinMean(), c.joinMax(), c.leaveMean(), c.leaveMax(), c.joinMovedFraction(),
+              c.leaveMovedFraction());
+          jm += c.joinMean();
+          jx = Math.max(jx, c.joinMax());
+          lm += c.leaveMean();
+          lx = Math.max(lx, c.leaveMax());
+          jf += c.joinMovedFraction();
+          lf += c.leaveMovedFraction();
+          cells++;
+        }
+        summary.add(name, s, nRange.get(0) + ".." + nRange.get(1), cells * sets, jm / cells, jx, lm / cells, lx,
+            jf / cells, lf / cells);
+      }
+    }
+    System.out.println("shards moved by one join / one leave, as a multiple of the minimum:");
+    System.out.println(summary.markdown());
+    return detail;
+  }
+}
