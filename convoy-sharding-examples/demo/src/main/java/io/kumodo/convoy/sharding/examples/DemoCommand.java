@@ -80,8 +80,8 @@ public final class DemoCommand implements Command {
       parsed.requireNoPositional();
       shards = parsed.intValue("shards", 12, 1, 256);
       clusters = parsed.intValue("clusters", 10, 1, 1000);
-      lease = duration(parsed, "lease-duration", "4s");
-      renew = duration(parsed, "lease-renew-interval", "1s");
+      lease = parsed.duration("lease-duration", "4s");
+      renew = parsed.duration("lease-renew-interval", "1s");
       try {
         DurationLimits.leaseDuration("--lease-duration", lease);
         DurationLimits.renewInterval("--lease-renew-interval", renew, "--lease-duration", lease);
@@ -102,19 +102,6 @@ public final class DemoCommand implements Command {
     }
     try (api) {
       return new Scenario(out, live, shards, lease, renew, clusters, api).play();
-    }
-  }
-
-  private static Duration duration(ParsedFlags parsed, String flag, String dflt) throws UsageException {
-    String text = parsed.value(flag, dflt);
-    try {
-      Duration d = Durations.parse(text);
-      if (d.isZero()) {
-        throw new IllegalArgumentException("must be greater than 0s");
-      }
-      return d;
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--" + flag + ": " + e.getMessage() + ": \"" + text + "\"");
     }
   }
 

@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -56,7 +55,12 @@ public final class StatusCommand implements Command {
         drain-replica ID     mark replica ID drained: it hands over all its shards, takes none
         undrain-replica ID   remove the mark: the replica takes its share again
       """;
-  /** The shortest {@code --interval}: see {@link #interval}. */
+  /**
+   * The shortest {@code --interval} of {@code --watch}. Each redraw is one LIST of all the
+   * component's Leases: below a second a watching terminal costs the API server more than all the
+   * replicas' renewals (default every 10 s, rarely set below 1 s) and shows nothing new to a
+   * reader; zero was a busy loop.
+   */
   static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
   /** The longest {@code --interval}. */
   static final Duration MAX_INTERVAL = Duration.ofHours(1);
@@ -98,7 +102,7 @@ public final class StatusCommand implements Command {
     try {
       flags = FLAGS.parse(args);
       shards = flags.intValue("shards", 0, 0, 65536);
-      interval = interval(flags);
+      interval = flags.duration("interval", "2s", MIN_INTERVAL, MAX_INTERVAL);
       List<String> positional = flags.positional();
       if (!positional.isEmpty()) {
         subcommand = positional.get(0);
@@ -230,26 +234,5 @@ public final class StatusCommand implements Command {
     }
     throw new UsageException("the shard must be an integer from 0 to " + (max - 1)
         + (shards > 0 ? " (--shards " + shards + ")" : "") + ": '" + text + "'");
-  }
-
-  /**
-   * The {@code --interval} of {@code --watch}, from {@link #MIN_INTERVAL} to {@link #MAX_INTERVAL}.
-   * Each redraw is one LIST of all the component's Leases: below a second a watching terminal
-   * costs the API server more than all the replicas' renewals (default every 10 s, rarely set
-   * below 1 s) and shows nothing new to a reader; zero was a busy loop.
-   */
-  private static Duration interval(ParsedFlags flags) throws UsageException {
-    String text = flags.value("interval", "2s");
-    Duration interval;
-    try {
-      interval = Durations.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--interval: " + e.getMessage());
-    }
-    if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
-      throw new UsageException("invalid value for --interval: " + text + " is not in "
-          + Durations.format(MIN_INTERVAL) + ".." + Durations.format(MAX_INTERVAL));
-    }
-    return interval;
   }
 }

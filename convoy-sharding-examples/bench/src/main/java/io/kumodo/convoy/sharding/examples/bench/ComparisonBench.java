@@ -5,13 +5,14 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.Flags;
+import io.kumodo.convoy.sharding.examples.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.bench.compare.Comparison;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchReplica;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,29 +32,43 @@ import java.util.Map;
  * needed, and where they cannot be, one line says why).
  */
 public final class ComparisonBench {
-  private static final String REAL = "--real-api-server";
-  private static final List<String> FLAGS = List.of("runs", "replicas", "shards", "lease", "renew-deadline", "renew",
-      "assignment", "objects", "io", "workers", "workload-replicas", "workload-runs", "intervals", "seed");
+  private static final Flags FLAGS = new Flags("ComparisonBench [flags]")
+      .value("runs", "N", "runs of each hand-over scenario (default 5)")
+      .value("replicas", "N", "replicas of the hand-over scenarios (default 3)")
+      .value("shards", "N", "convoy's shard count (default 32)")
+      .value("lease", "D", "lease duration of both (default 6s)")
+      .value("renew-deadline", "D", "the leader election's renew deadline (default 5s)")
+      .value("renew", "D", "convoy's renew interval, the leader election's retry period (default 2s)")
+      .value("assignment", "NAME", "modulo or balanced (default modulo)")
+      .value("objects", "N", "objects of the reconcile workload (default 10000)")
+      .value("io", "D", "I/O wait of one reconcile (default 5ms)")
+      .value("workers", "N", "reconcile workers per replica (default 4)")
+      .value("workload-replicas", "N,N", "replica counts of the workload (default 1,2,4,8)")
+      .value("workload-runs", "N", "workload runs, the best counts (default 2)")
+      .value("intervals", "N", "renew intervals of the request count (default 5)")
+      .value("seed", "N", "seed of the random choices (default 1)")
+      .bool("real-api-server", "then the same on a real etcd and kube-apiserver");
 
   private ComparisonBench() {}
 
   /** Runs the comparison and prints the tables. */
   public static void main(String[] argv) throws Exception {
-    run(argv, System.out);
-    System.exit(0); // the mock server's and clients' non-daemon threads
+    // exit: the mock server's and clients' non-daemon threads
+    System.exit(BenchCommand.main("ComparisonBench", FLAGS, argv, () -> run(argv, System.out)));
   }
 
   /** Runs the comparison, prints the tables to {@code out} and returns them by API server, then table. */
   static Map<String, List<Table>> run(String[] argv, PrintStream out) throws Exception {
-    List<String> rest = new ArrayList<>(List.of(argv));
-    boolean real = rest.remove(REAL);
-    Args args = new Args(rest.toArray(String[]::new), FLAGS);
-    Comparison.Settings s = new Comparison.Settings(args.integer("runs", 5), args.integer("replicas", 3),
-        args.integer("shards", 32), args.duration("lease", "6s"), args.duration("renew-deadline", "5s"),
-        args.duration("renew", "2s"), Assignment.named(args.string("assignment", "modulo")),
-        args.integer("objects", 10_000), args.duration("io", "5ms"), args.integer("workers", 4),
-        args.integers("workload-replicas", "1,2,4,8"), args.integer("workload-runs", 2), args.integer("intervals", 5),
-        args.integer("seed", 1));
+    ParsedFlags args = BenchCommand.parse(FLAGS, argv);
+    boolean real = args.bool("real-api-server");
+    int max = BenchCommand.MAX;
+    Comparison.Settings s = new Comparison.Settings(args.intValue("runs", 5, 1, max),
+        args.intValue("replicas", 3, 1, max), args.intValue("shards", 32, 1, max), args.duration("lease", "6s"),
+        args.duration("renew-deadline", "5s"), args.duration("renew", "2s"),
+        Assignment.named(args.value("assignment", "modulo")), args.intValue("objects", 10_000, 1, max),
+        args.duration("io", "5ms"), args.intValue("workers", 4, 1, max),
+        args.intList("workload-replicas", "1,2,4,8", 1, max), args.intValue("workload-runs", 2, 1, max),
+        args.intValue("intervals", 5, 1, max), args.intValue("seed", 1, Integer.MIN_VALUE, max));
     long start = System.nanoTime();
     out.printf(Locale.ROOT, "leader election (fabric8 LeaderElector, LeaseLock) vs convoy: lease %s, renew deadline %s"
         + " (leader election), retry period = renew interval %s; %d replicas, %d shards (%s), %d runs; workload %d"

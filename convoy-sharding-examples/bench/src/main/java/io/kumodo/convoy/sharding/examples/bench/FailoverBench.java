@@ -5,7 +5,10 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.Flags;
 import io.kumodo.convoy.sharding.examples.MockApiServer;
+import io.kumodo.convoy.sharding.examples.ParsedFlags;
+import io.kumodo.convoy.sharding.examples.UsageException;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
 import io.kumodo.convoy.sharding.examples.bench.failover.Fleet;
 import io.kumodo.convoy.sharding.examples.bench.failover.Handovers;
@@ -15,7 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,23 +41,32 @@ import java.util.Map;
  * (default 3 s / 1 s, the same 3:1 ratio) and is reported as multiples of those.
  */
 public final class FailoverBench {
-  private static final List<String> FLAGS = List.of("runs", "shards", "replicas", "lease", "renew", "crash-lease",
-      "crash-renew", "assignment", "seed");
-  private static final String REAL = "--real-api-server";
+  private static final Flags FLAGS = new Flags("FailoverBench [flags]")
+      .value("runs", "N", "runs of each scenario (default 20)")
+      .value("shards", "N", "shard count (default 32)")
+      .value("replicas", "N", "replicas (default 3)")
+      .value("lease", "D", "lease duration of the graceful stop and the join (default 30s)")
+      .value("renew", "D", "renew interval of the graceful stop and the join (default 10s)")
+      .value("crash-lease", "D", "lease duration of the crash (default 3s)")
+      .value("crash-renew", "D", "renew interval of the crash (default 1s)")
+      .value("assignment", "NAME", "modulo or balanced (default modulo)")
+      .value("seed", "N", "seed of the random choices (default 1)")
+      .bool("real-api-server", "then the same on a real etcd and kube-apiserver, and both side by side");
 
   private FailoverBench() {}
 
   /** Runs the scenarios and prints the tables. */
   public static void main(String[] argv) throws Exception {
-    run(argv);
-    System.exit(0); // the mock server's and clients' non-daemon threads
+    // exit: the mock server's and clients' non-daemon threads
+    System.exit(BenchCommand.main("FailoverBench", FLAGS, argv, () -> run(argv)));
   }
 
   /** Runs the scenarios, prints the tables and returns the handover table of each server, by name. */
   static Map<String, Table> run(String[] argv) throws Exception {
-    List<String> rest = new ArrayList<>(List.of(argv));
-    List<String> servers = rest.remove(REAL) ? List.of("mock", "real") : List.of("mock");
-    Args args = new Args(rest.toArray(String[]::new), FLAGS);
+    ParsedFlags args = BenchCommand.parse(FLAGS, argv);
+    List<String> servers = args.bool("real-api-server") ? List.of("mock", "real") : List.of("mock");
+    Settings settings = Settings.of(args);
+    int seed = args.intValue("seed", 1, Integer.MIN_VALUE, BenchCommand.MAX);
     long start = System.nanoTime();
     System.out.printf("failover benchmark on %s, %d cores, load average %s%n", String.join(" and ", servers),
         Runtime.getRuntime().availableProcessors(), loadAverage());
@@ -63,8 +74,8 @@ public final class FailoverBench {
     Map<String, Double> writes = new LinkedHashMap<>();
     Map<String, Table> tables = new LinkedHashMap<>();
     for (String server : servers) {
-      Handovers h = new Handovers(args.integer("seed", 1));
-      double writeSeconds = measure(server, args, h);
+      Handovers h = new Handovers(seed);
+      double writeSeconds = measure(server, settings, h);
       Table table = h.table(writeSeconds);
       System.out.println(table.markdown());
       handovers.put(server, h);
@@ -81,15 +92,23 @@ public final class FailoverBench {
   }
 
   /** The scenarios on one server; returns the median round trip of one CAS lease write on it. */
-  private static double measure(String name, Args args, Handovers handovers) throws Exception {
-    int runs = args.integer("runs", 20);
-    int shards = args.integer("shards", 32);
-    int replicas = args.integer("replicas", 3);
-    Duration lease = args.duration("lease", "30s");
-    Duration renew = args.duration("renew", "10s");
-    Duration crashLease = args.duration("crash-lease", "3s");
-    Duration crashRenew = args.duration("crash-renew", "1s");
-    Assignment assignment = Assignment.named(args.string("assignment", "modulo"));
+  /** The scenarios' settings, from the flags. */
+  private record Settings(int runs, int shards, int replicas, Duration lease, Duration renew, Duration crashLease,
+      Duration crashRenew, Assignment assignment) {
+    static Settings of(ParsedFlags args) throws UsageException {
+      int max = BenchCommand.MAX;
+      return new Settings(args.intValue("runs", 20, 1, max), args.intValue("shards", 32, 1, max),
+          args.intValue("replicas", 3, 1, max), args.duration("lease", "30s"), args.duration("renew", "10s"),
+          args.duration("crash-lease", "3s"), args.duration("crash-renew", "1s"),
+          Assignment.named(args.value("assignment", "modulo")));
+    }
+  }
+
+  private static double measure(String name, Settings settings, Handovers handovers) throws Exception {
+    int runs = settings.runs();
+    int shards = settings.shards();
+    int replicas = settings.replicas();
+    Assignment assignment = settings.assignment();
     System.out.printf("%nfailover on the %s API server: %d replicas, %d shards, %s, %d runs%n", name, replicas,
         shards, assignment.name(), runs);
     try (BenchServer api = BenchServer.start(name)) {
@@ -99,13 +118,14 @@ public final class FailoverBench {
         writeSeconds = WriteProbe.medianWriteSeconds(client, 200);
         System.out.printf(Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n", writeSeconds * 1e3);
       }
-      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, lease, renew, assignment)) {
+      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment)) {
         handovers.startFleet(fleet, replicas);
         System.out.println();
         System.out.println(handovers.steadyRequests(fleet, 3).markdown());
         handovers.stopsAndJoins(fleet, runs);
       }
-      try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, crashLease, crashRenew, assignment)) {
+      try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, settings.crashLease(), settings.crashRenew(),
+          assignment)) {
         handovers.startFleet(fleet, replicas);
         handovers.crashes(fleet, runs);
       }

@@ -5,6 +5,8 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.Flags;
+import io.kumodo.convoy.sharding.examples.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
 import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
 import io.kumodo.convoy.sharding.examples.bench.sim.RollingPicture;
@@ -28,24 +30,45 @@ import java.util.Random;
  * <pre>java -cp convoy-sharding-examples/bench/target/convoy-bench.jar io.kumodo.convoy.sharding.examples.bench.ScaleBench</pre>
  */
 public final class ScaleBench {
-  private static final List<String> FLAGS = List.of("replicas", "shards", "strategies", "rolling-max", "budget",
-      "lease", "renew", "objects", "sets", "study-shards", "study-replicas", "seed", "out");
+  private static final Flags FLAGS = new Flags("ScaleBench [flags]")
+      .value("replicas", "N,N", "replica counts R of the grid (default 3,10,30,100,300,1000)")
+      .value("shards", "N,N", "shard counts S of the grid (default 32,256,1024,4096)")
+      .value("strategies", "NAME,NAME", "assignments (default modulo,balanced)")
+      .value("rolling-max", "N", "the most replicas a rolling update runs on (default 30)")
+      .value("budget", "N", "seconds of wall time per cell; 0: no limit (default 30)")
+      .value("lease", "D", "lease duration (default 30s)")
+      .value("renew", "D", "renew interval (default 10s)")
+      .value("objects", "N", "objects per shard (default 100)")
+      .value("sets", "N", "random member sets per cell of the move study (default 10)")
+      .value("study-shards", "N,N", "shard counts of the move study (default 32,128,256,1024)")
+      .value("study-replicas", "MIN,MAX", "replica range of the move study (default 2,30)")
+      .value("seed", "N", "seed of the random choices (default 1)")
+      .value("out", "DIR", "where scale.csv, moves.csv and rolling-update.svg go (default "
+          + "convoy-sharding-examples/bench/target, else target)");
 
   private ScaleBench() {}
 
   /** Runs the grid, the study and the picture; prints the tables. */
   public static void main(String[] argv) throws Exception {
-    Args args = new Args(argv, FLAGS);
-    List<Integer> replicas = args.integers("replicas", "3,10,30,100,300,1000");
-    List<Integer> shards = args.integers("shards", "32,256,1024,4096");
-    List<String> strategies = args.strings("strategies", "modulo,balanced");
-    int rollingMax = args.integer("rolling-max", 30);
-    int budget = args.integer("budget", 30);
+    int code = BenchCommand.main("ScaleBench", FLAGS, argv, () -> run(argv));
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  private static void run(String[] argv) throws Exception {
+    ParsedFlags args = BenchCommand.parse(FLAGS, argv);
+    int max = BenchCommand.MAX;
+    List<Integer> replicas = args.intList("replicas", "3,10,30,100,300,1000", 1, max);
+    List<Integer> shards = args.intList("shards", "32,256,1024,4096", 1, max);
+    List<String> strategies = args.list("strategies", "modulo,balanced");
+    int rollingMax = args.intValue("rolling-max", 30, 0, max);
+    int budget = args.intValue("budget", 30, 0, max);
     Duration lease = args.duration("lease", "30s");
     Duration renew = args.duration("renew", "10s");
-    int objects = args.integer("objects", 100);
-    long seed = args.integer("seed", 1);
-    Path out = Path.of(args.string("out", Files.isDirectory(Path.of("convoy-sharding-examples/bench/target"))
+    int objects = args.intValue("objects", 100, 0, max);
+    long seed = args.intValue("seed", 1, Integer.MIN_VALUE, max);
+    Path out = Path.of(args.value("out", Files.isDirectory(Path.of("convoy-sharding-examples/bench/target"))
         ? "convoy-sharding-examples/bench/target" : "target"));
     long start = System.nanoTime();
 
@@ -81,8 +104,8 @@ public final class ScaleBench {
     System.out.println(grid.markdown());
     grid.writeCsv(out.resolve("scale.csv"));
 
-    Table study = moveStudy(strategies, args.integers("study-shards", "32,128,256,1024"),
-        args.integers("study-replicas", "2,30"), args.integer("sets", 10), new Random(seed));
+    Table study = moveStudy(strategies, args.intList("study-shards", "32,128,256,1024", 1, max),
+        args.intList("study-replicas", "2,30", 1, max), args.intValue("sets", 10, 1, max), new Random(seed));
     study.writeCsv(out.resolve("moves.csv"));
 
     List<SvgTimeline.Panel> panels = new ArrayList<>();

@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
+import io.kumodo.convoy.sharding.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,18 +76,79 @@ public final class ParsedFlags {
     if (text.isEmpty()) {
       return defaultValue;
     }
+    return integer(name, text.get(), min, max);
+  }
+
+  private static int integer(String name, String text, int min, int max) throws UsageException {
     int parsed;
     try {
-      parsed = Integer.parseInt(text.get());
+      parsed = Integer.parseInt(text);
     } catch (NumberFormatException e) {
-      throw new UsageException(
-          "invalid value for --" + name + ": '" + text.get() + "' is not an integer");
+      throw new UsageException("invalid value for --" + name + ": '" + text + "' is not an integer");
     }
     if (parsed < min || parsed > max) {
       throw new UsageException("invalid value for --" + name + ": " + parsed
           + " is not in " + min + ".." + max);
     }
     return parsed;
+  }
+
+  /**
+   * The comma-separated integers of {@code --name}, each in {@code [min, max]}, or those of
+   * {@code defaultValue} when it was not given.
+   *
+   * @throws UsageException naming the flag when an element is not an integer or out of range
+   */
+  public List<Integer> intList(String name, String defaultValue, int min, int max) throws UsageException {
+    List<Integer> list = new ArrayList<>();
+    for (String element : list(name, defaultValue)) {
+      list.add(integer(name, element.trim(), min, max));
+    }
+    return list;
+  }
+
+  /** The comma-separated words of {@code --name}, or those of {@code defaultValue} when it was not given. */
+  public List<String> list(String name, String defaultValue) {
+    return List.of(value(name, defaultValue).split(","));
+  }
+
+  /**
+   * The value of {@code --name} as a duration greater than zero ({@code 30s}, {@code 1m30s},
+   * {@code 500ms}), or {@code defaultValue} parsed when it was not given.
+   *
+   * @throws UsageException naming the flag and the value when it is no such duration
+   */
+  public Duration duration(String name, String defaultValue) throws UsageException {
+    String text = value(name, defaultValue);
+    Duration d = parseDuration(name, text);
+    if (d.isZero()) {
+      throw new UsageException("--" + name + ": must be greater than 0s: \"" + text + "\"");
+    }
+    return d;
+  }
+
+  /**
+   * The value of {@code --name} as a duration in {@code [min, max]}, or {@code defaultValue}
+   * parsed when it was not given.
+   *
+   * @throws UsageException naming the flag when the value is no duration or out of range
+   */
+  public Duration duration(String name, String defaultValue, Duration min, Duration max) throws UsageException {
+    String text = value(name, defaultValue);
+    Duration d = parseDuration(name, text);
+    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+      throw new UsageException("invalid value for --" + name + ": " + text + " is not in " + Durations.format(min)
+          + ".." + Durations.format(max));
+    }
+    return d;
+  }
+
+  private static Duration parseDuration(String name, String text) throws UsageException {
+    try {
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--" + name + ": " + e.getMessage() + ": \"" + text + "\"");
+    }
   }
 
   /** The arguments that are not flags, in order. */

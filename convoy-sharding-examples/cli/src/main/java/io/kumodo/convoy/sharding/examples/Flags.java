@@ -13,7 +13,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The flags a command accepts, and the parser for them.
+ * The flags a command accepts, and the parser for them: the one flag parser of the examples' command
+ * lines, the demo's commands ({@code convoy-demo.jar}) and the benchmarks ({@code convoy-bench.jar}).
+ * The spec's flags and environment are not parsed here: {@code replica} hands them to
+ * {@code CoordinatorOptions.parseKnown} (convoy-sharding-fabric8), which validates them, and parses
+ * only what that leaves over.
  *
  * <p>Accepted forms: {@code --flag value}, {@code --flag=value}, boolean {@code --flag} (or
  * {@code --flag=true}/{@code --flag=false}), {@code --help} or {@code -h}, and {@code --} to end

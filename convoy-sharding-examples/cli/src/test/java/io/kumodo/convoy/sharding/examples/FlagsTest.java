@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,10 @@ class FlagsTest {
   private final Flags flags = new Flags("cmd [--port PORT] [--verbose]")
       .value("port", "PORT", "the port")
       .bool("verbose", "say more");
+  private final Flags bench = new Flags("bench [--sizes N,N] [--lease D]")
+      .value("sizes", "N,N", "sizes")
+      .value("names", "NAME,NAME", "names")
+      .value("lease", "D", "lease");
 
   @Test
   void readsAValueFromTheNextArgumentOrAfterTheEqualsSign() throws Exception {
@@ -132,5 +137,47 @@ class FlagsTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new Flags("x").bool("help", ""))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void intListReadsCommaSeparatedIntegersEachInRangeOrTheDefault() throws Exception {
+    assertThat(bench.parse(List.of("--sizes", "3, 10,30")).intList("sizes", "1", 1, 100)).containsExactly(3, 10, 30);
+    assertThat(bench.parse(List.of()).intList("sizes", "1,2", 1, 100)).containsExactly(1, 2);
+    assertThatThrownBy(() -> bench.parse(List.of("--sizes", "3,x")).intList("sizes", "1", 1, 100))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("invalid value for --sizes: 'x' is not an integer");
+    assertThatThrownBy(() -> bench.parse(List.of("--sizes=3,0")).intList("sizes", "1", 1, 100))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("invalid value for --sizes: 0 is not in 1..100");
+  }
+
+  @Test
+  void listReadsCommaSeparatedWordsOrTheDefault() throws Exception {
+    assertThat(bench.parse(List.of("--names", "modulo,balanced")).list("names", "x")).containsExactly("modulo",
+        "balanced");
+    assertThat(bench.parse(List.of()).list("names", "modulo")).containsExactly("modulo");
+  }
+
+  @Test
+  void durationIsGreaterThanZeroAndNamesTheFlagAndTheValueWhenNot() throws Exception {
+    assertThat(bench.parse(List.of("--lease", "1m30s")).duration("lease", "4s")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(bench.parse(List.of()).duration("lease", "500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThatThrownBy(() -> bench.parse(List.of("--lease", "0s")).duration("lease", "4s"))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--lease: must be greater than 0s: \"0s\"");
+    assertThatThrownBy(() -> bench.parse(List.of("--lease", "soon")).duration("lease", "4s"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("--lease: ").hasMessageEndingWith(": \"soon\"");
+  }
+
+  @Test
+  void aDurationInARangeNamesTheRangeWhenOutside() throws Exception {
+    Duration second = Duration.ofSeconds(1);
+    Duration hour = Duration.ofHours(1);
+    assertThat(bench.parse(List.of("--lease", "2s")).duration("lease", "4s", second, hour))
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> bench.parse(List.of("--lease", "999ms")).duration("lease", "4s", second, hour))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("invalid value for --lease: 999ms is not in 1s..1h0m0s");
   }
 }
