@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.internal.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

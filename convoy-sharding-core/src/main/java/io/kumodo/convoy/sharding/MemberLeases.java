@@ -5,6 +5,8 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,94 +4,46 @@
  */
 package io.kumodo.convoy.sharding;
 
-import java.util.Locale;
-import java.util.regex.Pattern;
-
 /**
- * The allowed replica IDs and integer ranges of the coordinator's options, checked by
- * {@link Coordinator.Builder} and by the flags of the fabric8 module, so both reject the same
- * values with the same words (the durations are in {@link DurationLimits}). Each check throws
- * {@link IllegalArgumentException} whose one-line message starts with the name it is given (an
- * option such as {@code shardCount}, or a flag such as {@code --shards}), then the allowed values
- * and the value, quoted when it is text (control characters escaped).
+ * The allowed replica IDs and integer ranges of the coordinator's options.
  *
- * <ul>
- *   <li>Replica ID: a DNS subdomain name of 1 to {@link #MAX_REPLICA_ID_LENGTH} (253) characters,
- *       like a pod name; it is part of Lease names and labels.
- *   <li>Shard count: 1 to {@link #MAX_SHARD_COUNT} (65536).
- * </ul>
+ * @deprecated not API: moved to {@link io.kumodo.convoy.sharding.internal.OptionLimits}, which
+ *     has no compatibility promise; this forwarder goes in a later release.
  */
+@Deprecated(forRemoval = true)
 public final class OptionLimits {
   /** The largest shard count, 65536. */
-  public static final int MAX_SHARD_COUNT = 65536;
-  /** The longest replica ID, 253 characters (a DNS subdomain name). */
-  static final int MAX_REPLICA_ID_LENGTH = 253;
-
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  public static final int MAX_SHARD_COUNT = io.kumodo.convoy.sharding.internal.OptionLimits.MAX_SHARD_COUNT;
 
   private OptionLimits() {}
 
-  /** Checks a replica ID: a DNS subdomain name of 1 to 253 characters. */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#replicaId(String, String)}. */
   public static String replicaId(String name, String replicaId) {
-    return replicaId(name, replicaId, "");
+    return io.kumodo.convoy.sharding.internal.OptionLimits.replicaId(name, replicaId);
   }
 
-  /**
-   * {@link #replicaId(String, String)} whose message ends with {@code source}, which says where
-   * the value came from (e.g. {@code " (from $POD_NAME)"}).
-   */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#replicaId(String, String, String)}. */
   public static String replicaId(String name, String replicaId, String source) {
-    if (replicaId == null || replicaId.length() > MAX_REPLICA_ID_LENGTH
-        || !DNS_SUBDOMAIN.matcher(replicaId).matches()) {
-      throw new IllegalArgumentException(name + " must be a DNS subdomain name of 1 to " + MAX_REPLICA_ID_LENGTH
-          + " characters (lowercase letters, digits, '-' and '.'), like a pod name: " + quote(replicaId) + source);
-    }
-    return replicaId;
+    return io.kumodo.convoy.sharding.internal.OptionLimits.replicaId(name, replicaId, source);
   }
 
-  /** Checks a shard count: 1 to 65536. */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#shardCount}. */
   public static int shardCount(String name, int shardCount) {
-    return between(name, shardCount, 1, MAX_SHARD_COUNT);
+    return io.kumodo.convoy.sharding.internal.OptionLimits.shardCount(name, shardCount);
   }
 
-  /** Checks that {@code value} is from {@code min} to {@code max}: "name must be between min and max: value". */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#between}. */
   public static int between(String name, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ": " + value);
-    }
-    return value;
+    return io.kumodo.convoy.sharding.internal.OptionLimits.between(name, value, min, max);
   }
 
-  /**
-   * Parses {@code text} as a decimal integer from {@code min} to {@code max}, for a flag's value:
-   * "name must be an integer from min to max: "text"".
-   */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#integer}. */
   public static int integer(String name, String text, int min, int max) {
-    try {
-      int n = Integer.parseInt(text);
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(name + " must be an integer from " + min + " to " + max + ": " + quote(text));
+    return io.kumodo.convoy.sharding.internal.OptionLimits.integer(name, text, min, max);
   }
 
-  /** {@code s} in double quotes, control characters escaped, so a message stays one line; "null" for null. */
+  /** See {@link io.kumodo.convoy.sharding.internal.OptionLimits#quote}. */
   public static String quote(String s) {
-    if (s == null) {
-      return "null";
-    }
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      if (c < 0x20 || c == 0x7f) {
-        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    return b.append('"').toString();
+    return io.kumodo.convoy.sharding.internal.OptionLimits.quote(s);
   }
 }

@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.internal.DurationLimits;
+import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.internal.Observations;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

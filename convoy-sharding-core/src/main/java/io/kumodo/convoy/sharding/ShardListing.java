@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;

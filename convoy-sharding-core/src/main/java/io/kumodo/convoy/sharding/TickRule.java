@@ -4,6 +4,8 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.internal.Durations;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

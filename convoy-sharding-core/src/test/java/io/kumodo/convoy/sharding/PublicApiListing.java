@@ -27,13 +27,17 @@ import java.util.stream.Stream;
 /**
  * The public API of compiled classes as sorted lines, one per public or protected type,
  * constructor, method and field, each prefixed with its type's name and marked when
- * deprecated. Public methods a public
+ * deprecated. A type of a package named {@code internal} is marked {@value #INTERNAL} on its
+ * declaration line: public only for the project's own modules, with no compatibility promise.
+ * Public methods a public
  * class inherits from a package-private superclass (javac makes them visible on the subclass)
  * are listed as the subclass's own. A copy of this class is in each module's tests.
  */
 public final class PublicApiListing {
   private static final String UPDATE = "convoy.api.update";
   private static final int VISIBLE = Modifier.PUBLIC | Modifier.PROTECTED;
+  /** The mark of a type in a package named {@code internal}. */
+  public static final String INTERNAL = "[internal: no compatibility promise] ";
 
   private PublicApiListing() {}
 
@@ -143,7 +147,8 @@ public final class PublicApiListing {
       }
     }
     List<String> out = new ArrayList<>();
-    out.add(prefix + deprecated(type) + declaration(type));
+    String internal = type.getPackageName().endsWith(".internal") ? INTERNAL : "";
+    out.add(prefix + internal + deprecated(type) + declaration(type));
     members.stream().sorted().forEach(m -> out.add(prefix + m));
     return out;
   }

@@ -32,6 +32,19 @@ class PublicApiTest {
   }
 
   @Test
+  void theTypesOfTheInternalPackageAreListedWithoutACompatibilityPromise() throws Exception {
+    List<String> compiled =
+        PublicApiListing.of(Coordinator.class, "io.kumodo.convoy.sharding.internal", List.of());
+    assertThat(compiled).contains(
+        "io.kumodo.convoy.sharding.internal.Durations: [internal: no compatibility promise] public final class");
+    // The first line of each type is its declaration.
+    java.util.Map<String, String> declarations = new java.util.LinkedHashMap<>();
+    compiled.forEach(line -> declarations.putIfAbsent(line.substring(0, line.indexOf(": ")), line));
+    assertThat(declarations.values()).hasSizeGreaterThanOrEqualTo(5)
+        .allMatch(line -> line.contains(": " + PublicApiListing.INTERNAL));
+  }
+
+  @Test
   void aPublicMethodMissingFromTheListingFailsTheComparisonWithItsLine(@TempDir Path dir) throws Exception {
     List<String> compiled = PublicApiListing.of(Widened.class, "io.kumodo.convoy.sharding.publicapi", List.of());
     assertThat(compiled).containsExactly(

@@ -15,7 +15,7 @@ import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
-import io.kumodo.convoy.sharding.OptionLimits;
+import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -16,8 +16,8 @@ import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.SHARDS;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.quote;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.Durations;
-import io.kumodo.convoy.sharding.OptionLimits;
+import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;

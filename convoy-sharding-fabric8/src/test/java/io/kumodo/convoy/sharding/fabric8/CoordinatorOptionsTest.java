@@ -47,8 +47,8 @@ class CoordinatorOptionsTest {
     assertThat(o.shards()).isEqualTo(shards);
     assertThat(o.replicaId()).isEqualTo(replicaId);
     assertThat(o.leaseNamespace()).isEqualTo(namespace);
-    assertThat(o.leaseDuration()).isEqualTo(io.kumodo.convoy.sharding.Durations.parse(lease));
-    assertThat(o.leaseRenewInterval()).isEqualTo(io.kumodo.convoy.sharding.Durations.parse(renew));
+    assertThat(o.leaseDuration()).isEqualTo(io.kumodo.convoy.sharding.internal.Durations.parse(lease));
+    assertThat(o.leaseRenewInterval()).isEqualTo(io.kumodo.convoy.sharding.internal.Durations.parse(renew));
   }
 
   /** args, env, hostname, the flag the message must name. */

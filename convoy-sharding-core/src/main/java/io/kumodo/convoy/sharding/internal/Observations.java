@@ -2,8 +2,10 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.internal;
 
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseKey;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +24,7 @@ import java.util.Set;
  * membership alone, which decides what a replica wants but never lets it take a lease, the tick
  * also consults the wall clock about a first-seen record; see {@code MemberLeases}.)
  */
-final class Observations {
+public final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
   /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
   private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
@@ -33,25 +35,25 @@ final class Observations {
    * Notes that the watch delivered {@code lease} at {@code now}, so a version first seen by the
    * watch counts from its arrival, not from the next tick's listing. Thread-safe.
    */
-  void noteWatched(Lease lease, long now) {
+  public void noteWatched(Lease lease, long now) {
     String fp = fingerprint(lease);
     watched.compute(lease.key(), (k, old) -> old != null && old.fingerprint.equals(fp) ? old : new Seen(fp, now, false));
     lastWatched.put(lease.key(), lease);
   }
 
   /** The record the watch last delivered of {@code key}, or null. Thread-safe. */
-  Lease lastWatched(LeaseKey key) {
+  public Lease lastWatched(LeaseKey key) {
     return lastWatched.get(key);
   }
 
   /** Forgets what the watch said about {@code key} (the lease was deleted). Thread-safe. */
-  void forgetWatched(LeaseKey key) {
+  public void forgetWatched(LeaseKey key) {
     watched.remove(key);
     lastWatched.remove(key);
   }
 
   /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
-  void observe(List<Lease> listed, long now) {
+  public void observe(List<Lease> listed, long now) {
     Set<LeaseKey> present = new HashSet<>(listed.size() * 2);
     for (Lease lease : listed) {
       present.add(lease.key());
@@ -67,7 +69,7 @@ final class Observations {
    * since which this version has been observed: {@code now} for a version seen for the first
    * time, the earlier reading for one seen before. Its expiry is that reading plus its duration.
    */
-  long observe(Lease lease, long now) {
+  public long observe(Lease lease, long now) {
     String fp = fingerprint(lease);
     Seen s = seen.get(lease.key());
     if (s == null || !s.fingerprint.equals(fp)) {
@@ -80,14 +82,14 @@ final class Observations {
   }
 
   /** Forgets {@code key}: its lease was deleted (a later version counts as seen for the first time). */
-  void forget(LeaseKey key) {
+  public void forget(LeaseKey key) {
     seen.remove(key);
     watched.remove(key);
     lastWatched.remove(key);
   }
 
   /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */
-  long age(Lease lease, long now) {
+  public long age(Lease lease, long now) {
     Seen s = seen.get(lease.key());
     if (s == null || !s.fingerprint.equals(fingerprint(lease))) {
       return 0;
@@ -99,7 +101,7 @@ final class Observations {
    * True while {@code lease} is still the version this replica saw first: it has not been seen
    * to change, so its age is unknown (at least the observed age).
    */
-  boolean firstVersion(Lease lease) {
+  public boolean firstVersion(Lease lease) {
     Seen s = seen.get(lease.key());
     return s != null && s.first && s.fingerprint.equals(fingerprint(lease));
   }
