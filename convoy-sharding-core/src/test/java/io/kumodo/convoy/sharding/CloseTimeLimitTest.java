@@ -6,6 +6,9 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,25 +26,26 @@ class CloseTimeLimitTest {
   private static final int SHARDS = 8;
 
   /** Each write that lands takes one second of {@link #ticker}, on the calling thread, while {@link #slow}. */
-  static final class SlowSynchronousStore extends ForwardingLeaseStore {
+  static final class SlowSynchronousStore extends FaultyLeaseStore {
     final AtomicLong ticker = new AtomicLong();
     final AtomicLong memberReleaseStartedAt = new AtomicLong(-1);
     volatile boolean slow;
+    private final InMemoryLeaseStore memory;
 
     SlowSynchronousStore(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      if (slow && lease.key().role() == LeaseRole.MEMBER) {
-        memberReleaseStartedAt.set(ticker.get());
-      }
-      Lease written = delegate.update(lease);
-      if (slow) {
-        ticker.addAndGet(Duration.ofSeconds(1).toNanos());
-      }
-      return written;
+      this.memory = delegate;
+      with(Faults.before((call, lease) -> {
+        if (slow && call == Call.UPDATE && lease.key().role() == LeaseRole.MEMBER) {
+          memberReleaseStartedAt.set(ticker.get());
+        }
+      }));
+      with(Faults.after((call, written) -> {
+        if (slow && call == Call.UPDATE) {
+          ticker.addAndGet(Duration.ofSeconds(1).toNanos());
+        }
+        return written;
+      }));
     }
 
     /** A coordinator that owns every shard, on this store and its ticker. */
@@ -61,7 +65,7 @@ class CloseTimeLimitTest {
       assertThat(Duration.ofNanos(ticker.get() - start)).as("close time").isLessThanOrEqualTo(Duration.ofSeconds(5));
       assertThat(memberReleaseStartedAt.get()).as("member release attempted").isNotNegative();
       assertThat(Duration.ofNanos(memberReleaseStartedAt.get() - start)).isLessThan(Duration.ofSeconds(5));
-      assertThat(delegate.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+      assertThat(memory.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
     }
   }
 
@@ -83,19 +87,18 @@ class CloseTimeLimitTest {
     InMemoryLeaseStore shared = TestCluster.installed("convoy-cm", SHARDS);
     CountDownLatch never = new CountDownLatch(1);
     boolean[] hang = {false};
-    LeaseStore store = new ForwardingLeaseStore(shared) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (hang[0] && lease.key().role() == LeaseRole.SHARD) {
-          try {
-            never.await(); // a write that blocks its caller until the test ends
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-        return delegate.update(lease);
+    LeaseStore store = new FaultyLeaseStore(shared).with(Faults.before((call, lease) -> {
+      if (call != Call.UPDATE) {
+        return;
       }
-    };
+      if (hang[0] && lease.key().role() == LeaseRole.SHARD) {
+        try {
+          never.await(); // a write that blocks its caller until the test ends
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }));
     // The system ticker: the limit is real time here.
     Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(SHARDS)
         .leaseStore(store).closeTimeout(Duration.ofSeconds(2)).build(); // a quarter of it, 500 ms, for the member

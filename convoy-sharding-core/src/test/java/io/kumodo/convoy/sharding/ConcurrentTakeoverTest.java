@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.List;
@@ -21,24 +23,27 @@ class ConcurrentTakeoverTest {
    * Holds every take of shard 0 (the lease exists, free: the component ran before) until both
    * replicas have read the store and try it.
    */
-  static final class RendezvousStore extends ForwardingLeaseStore {
+  static final class RendezvousStore extends FaultyLeaseStore {
     final CyclicBarrier barrier = new CyclicBarrier(2);
+    final InMemoryLeaseStore memory;
 
     RendezvousStore() {
-      super(TestCluster.installed("convoy-cm", 1));
+      this(TestCluster.installed("convoy-cm", 1));
     }
 
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == 0 && !lease.isFree()
-          && barrier.getParties() > 0) {
-        try {
-          barrier.await(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          // The second attempt (next tick) runs alone: the barrier is broken, go on.
+    private RendezvousStore(InMemoryLeaseStore memory) {
+      super(memory);
+      this.memory = memory;
+      with(Faults.before((call, lease) -> {
+        if (call == Call.UPDATE && lease.key().role() == LeaseRole.SHARD && lease.key().shard() == 0
+            && !lease.isFree() && barrier.getParties() > 0) {
+          try {
+            barrier.await(10, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            // The second attempt (next tick) runs alone: the barrier is broken, go on.
+          }
         }
-      }
-      return delegate.update(lease);
+      }));
     }
   }
 
@@ -61,7 +66,7 @@ class ConcurrentTakeoverTest {
     assertThat(a.owns(0) ^ b.owns(0)).as("exactly one owns shard 0").isTrue();
     Coordinator winner = a.owns(0) ? a : b;
     Coordinator loser = winner == a ? b : a;
-    assertThat(store.delegate.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo(winner.replicaId());
+    assertThat(store.memory.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo(winner.replicaId());
 
     // The loser tries again at its next tick; the lease is held by a live replica, so it waits.
     loser.tickNow();

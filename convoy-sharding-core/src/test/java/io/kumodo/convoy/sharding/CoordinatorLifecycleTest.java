@@ -7,6 +7,9 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -142,8 +145,8 @@ class CoordinatorLifecycleTest {
   @Test
   void readinessNeedsATickAndARecentMemberRenewal() {
     TestCluster cluster = new TestCluster(4);
-    FaultyStore faulty = new FaultyStore(cluster.store);
-    TestCluster.Replica r = cluster.new Replica("solo", faulty);
+    Faults.Outage faulty = new Faults.Outage(cluster.store);
+    TestCluster.Replica r = cluster.new Replica("solo", faulty.store);
     assertThat(r.coordinator.isReady()).isFalse();
     r.coordinator.prime();
     assertThat(r.coordinator.isReady()).isTrue();
@@ -165,21 +168,20 @@ class CoordinatorLifecycleTest {
     java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
     boolean[] block = {false};
-    LeaseStore hanging = new ForwardingLeaseStore(cluster.store) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (block[0]) {
-          block[0] = false;
-          stuck.countDown();
-          try {
-            resume.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-        return delegate.update(lease);
+    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
+      if (call != Call.UPDATE) {
+        return;
       }
-    };
+      if (block[0]) {
+        block[0] = false;
+        stuck.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }));
     TestCluster.Replica a = cluster.start("cm-a", hanging);
     block[0] = true;
     java.util.concurrent.CompletableFuture<Void> tick =

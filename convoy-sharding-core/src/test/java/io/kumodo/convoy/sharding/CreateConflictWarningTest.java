@@ -10,6 +10,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,17 +29,12 @@ class CreateConflictWarningTest {
   private Level level;
 
   /** The names of shard 1 and of the member lease of cm-b are taken by objects nobody lists. */
-  static final class NamesTaken extends ForwardingLeaseStore {
+  static final class NamesTaken extends FaultyLeaseStore {
     NamesTaken(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      if (lease.key().equals(LeaseKey.shard("convoy-cm", 1)) || lease.key().equals(LeaseKey.member("convoy-cm", "cm-b"))) {
-        throw new LeaseConflictException("already exists");
-      }
-      return super.create(lease);
+      with(Faults.refuse(() -> true, (call, lease) -> call == Call.CREATE
+          && (lease.key().equals(LeaseKey.shard("convoy-cm", 1)) || lease.key().equals(LeaseKey.member("convoy-cm", "cm-b"))),
+          () -> new LeaseConflictException("already exists")));
     }
   }
 
@@ -79,18 +76,13 @@ class CreateConflictWarningTest {
   @Test
   void oneLostCreateRaceIsNoWarning() {
     TestCluster cluster = TestCluster.fresh(2); // no lease yet: the shard leases are created
-    cluster.start("cm-a", new ForwardingLeaseStore(cluster.store) {
-      boolean lost;
-
-      @Override
-      public Lease create(Lease lease) throws LeaseStoreException {
-        if (!lost && lease.key().role() == LeaseRole.SHARD) {
-          lost = true;
-          throw new LeaseConflictException("already exists");
-        }
-        return super.create(lease);
+    boolean[] lost = {false};
+    cluster.start("cm-a", new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
+      if (call == FaultyLeaseStore.Call.CREATE && !lost[0] && lease.key().role() == LeaseRole.SHARD) {
+        lost[0] = true;
+        throw new LeaseConflictException("already exists");
       }
-    });
+    })));
     cluster.run(TestCluster.LEASE.multipliedBy(3));
     assertThat(cluster.owned("cm-a")).containsExactly(0, 1);
     assertThat(warnings("create of")).isEmpty();

@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -21,22 +23,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DrainPromisesTest {
 
   /** Calls {@code undrain()} of its replica while that replica's tick frees a shard lease, once armed. */
-  static final class UndrainsMidTick extends ForwardingLeaseStore {
+  static final class UndrainsMidTick extends FaultyLeaseStore {
     Coordinator replica;
     boolean armed;
 
     UndrainsMidTick(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      Lease written = delegate.update(lease);
-      if (armed && lease.key().role() == LeaseRole.SHARD && lease.isFree()) {
-        armed = false;
-        replica.undrain();
-      }
-      return written;
+      with(Faults.after((call, written) -> {
+        if (call == Call.UPDATE && armed && written.key().role() == LeaseRole.SHARD && written.isFree()) {
+          armed = false;
+          replica.undrain();
+        }
+        return written;
+      }));
     }
   }
 
@@ -51,30 +50,33 @@ class DrainPromisesTest {
   }
 
   /** Fails every write of a member lease that carries the drain mark, while {@code failing}, as {@code how} says. */
-  static final class FailsTheMarkWrite extends ForwardingLeaseStore {
+  static final class FailsTheMarkWrite extends FaultyLeaseStore {
     final MarkWriteFailure how;
     boolean failing;
     int failed;
+    /** The update under way is a mark write whose answer is to be lost. */
+    private boolean loseAnswer;
 
     FailsTheMarkWrite(InMemoryLeaseStore delegate, MarkWriteFailure how) {
       super(delegate);
       this.how = how;
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      if (!failing || lease.key().role() != LeaseRole.MEMBER || !LeaseAnnotations.isDrained(lease)) {
-        return delegate.update(lease);
-      }
-      failed++;
-      switch (how) {
-        case REFUSED -> throw new LeaseStoreException("injected: 500 on the drain mark");
-        case CONFLICT -> throw new LeaseConflictException("injected: 409 on the drain mark");
-        default -> {
-          delegate.update(lease);
-          throw new LeaseStoreException("injected: timeout after the drain mark was written");
+      with(Faults.before((call, lease) -> {
+        loseAnswer = false;
+        if (call != Call.UPDATE || !failing || lease.key().role() != LeaseRole.MEMBER
+            || !LeaseAnnotations.isDrained(lease)) {
+          return;
         }
-      }
+        failed++;
+        switch (how) {
+          case REFUSED -> throw new LeaseStoreException("injected: 500 on the drain mark");
+          case CONFLICT -> throw new LeaseConflictException("injected: 409 on the drain mark");
+          default -> loseAnswer = true;
+        }
+      }));
+      with(Faults.loseAnswers(() -> loseAnswer, (call, written) -> {
+        loseAnswer = false;
+        return call == Call.UPDATE;
+      }));
     }
   }
 
@@ -130,7 +132,7 @@ class DrainPromisesTest {
    * free of a shard lease by that replica from then on whether its member lease in the store is
    * marked.
    */
-  static final class DrainsMidTick extends ForwardingLeaseStore {
+  static final class DrainsMidTick extends FaultyLeaseStore {
     Coordinator replica;
     boolean armed;
     CompletableFuture<Void> drained;
@@ -138,19 +140,19 @@ class DrainPromisesTest {
 
     DrainsMidTick(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      Lease written = delegate.update(lease);
-      if (armed && lease.key().equals(MEMBER_A)) {
-        armed = false;
-        drained = replica.drain().toCompletableFuture(); // after step 1 of this tick, before step 2
-      } else if (drained != null && lease.key().role() == LeaseRole.SHARD && lease.isFree()) {
-        frees.add("shard " + lease.key().shard() + " freed, member lease drained="
-            + LeaseAnnotations.isDrained(delegate.get(MEMBER_A)));
-      }
-      return written;
+      with(Faults.after((call, written) -> {
+        if (call != Call.UPDATE) {
+          return written;
+        }
+        if (armed && written.key().equals(MEMBER_A)) {
+          armed = false;
+          drained = replica.drain().toCompletableFuture(); // after step 1 of this tick, before step 2
+        } else if (drained != null && written.key().role() == LeaseRole.SHARD && written.isFree()) {
+          frees.add("shard " + written.key().shard() + " freed, member lease drained="
+              + LeaseAnnotations.isDrained(delegate.get(MEMBER_A)));
+        }
+        return written;
+      }));
     }
   }
 

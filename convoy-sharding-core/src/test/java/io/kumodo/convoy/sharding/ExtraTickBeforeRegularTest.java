@@ -6,6 +6,9 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -38,19 +41,11 @@ class ExtraTickBeforeRegularTest {
             unit.toNanos(delay) + (long) (random.nextDouble() * LATE.toNanos()), TimeUnit.NANOSECONDS)));
     holder[0] = cluster;
     AtomicLong writes = new AtomicLong();
-    LeaseStore counting = new ForwardingLeaseStore(cluster.store) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
+    LeaseStore counting = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
+      if (call == Call.CREATE || call == Call.UPDATE) {
         writes.incrementAndGet();
-        return delegate.update(lease);
       }
-
-      @Override
-      public Lease create(Lease lease) throws LeaseStoreException {
-        writes.incrementAndGet();
-        return delegate.create(lease);
-      }
-    };
+    }));
     for (String id : REPLICAS) {
       cluster.start(id, counting);
       cluster.run(Duration.ofMillis(50), Duration.ofMillis(10)); // phases 50 ms apart

@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,24 +22,10 @@ class FencingTokenTest {
   private static final LeaseKey SHARD_0 = LeaseKey.shard("convoy-cm", 0);
 
   /** A store that does not report creation times, as a store of an earlier SPI would not. */
-  static final class NoCreationTimes extends ForwardingLeaseStore {
+  static final class NoCreationTimes extends FaultyLeaseStore {
     NoCreationTimes(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public java.util.List<Lease> list(String component) {
-      return delegate.list(component).stream().map(l -> l.withCreated(null)).toList();
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      return delegate.create(lease).withCreated(null);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      return delegate.update(lease).withCreated(null);
+      with(Faults.answers(l -> l.withCreated(null)));
     }
   }
 

@@ -7,6 +7,8 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,19 +22,13 @@ import org.junit.jupiter.api.Test;
 class ForgedHolderTest {
 
   /** Fails (before applying them) the shard-lease writes of one replica while {@link #failing}. */
-  static final class FailsShardWrites extends ForwardingLeaseStore {
+  static final class FailsShardWrites extends FaultyLeaseStore {
     boolean failing = true;
 
     FailsShardWrites(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      if (failing && lease.key().role() == LeaseRole.SHARD) {
-        throw new LeaseStoreException("injected: the take failed before it was applied");
-      }
-      return delegate.update(lease);
+      with(Faults.refuse(() -> failing, (call, lease) -> call == Call.UPDATE && Faults.shardWrite(call, lease),
+          () -> new LeaseStoreException("injected: the take failed before it was applied")));
     }
   }
 

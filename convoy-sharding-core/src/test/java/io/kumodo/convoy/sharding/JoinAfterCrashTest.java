@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,8 +67,8 @@ class JoinAfterCrashTest {
   void aMemberThatWasOnlyCutOffTakesItsLeaseBackAndItsShareWhenItReturns() {
     TestCluster cluster = new TestCluster(12);
     cluster.start("cm-a");
-    FaultyStore cutOff = new FaultyStore(cluster.store);
-    TestCluster.Replica b = cluster.start("cm-b", cutOff);
+    Faults.Outage cutOff = new Faults.Outage(cluster.store);
+    TestCluster.Replica b = cluster.start("cm-b", cutOff.store);
     cluster.run(TestCluster.RENEW);
     cutOff.failing = true;
     cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
@@ -85,8 +86,8 @@ class JoinAfterCrashTest {
   @Test
   void aReplicaBackFromAnOutageMarksNoPeerUntilItHasRenewedForALeaseDuration() {
     TestCluster cluster = new TestCluster(4);
-    FaultyStore outage = new FaultyStore(cluster.store);
-    cluster.start("cm-a", outage);
+    Faults.Outage outage = new Faults.Outage(cluster.store);
+    cluster.start("cm-a", outage.store);
     cluster.start("cm-b");
     cluster.run(TestCluster.RENEW);
     cluster.crash("cm-b");

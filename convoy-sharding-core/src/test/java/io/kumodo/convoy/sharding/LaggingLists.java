@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +30,9 @@ final class LaggingLists {
 
   /** A store whose {@code list} lags. */
   LeaseStore store() {
-    return new ForwardingLeaseStore(cluster.store) {
+    return new FaultyLeaseStore(cluster.store).with(new FaultyLeaseStore.Fault() {
       @Override
-      public List<Lease> list(String component) {
+      public List<Lease> listed(List<Lease> leases) {
         long until = cluster.time.read() - lag;
         List<Lease> shown = history.get(0).leases();
         for (Snapshot s : history) {
@@ -43,25 +44,11 @@ final class LaggingLists {
       }
 
       @Override
-      public Lease create(Lease lease) throws LeaseStoreException {
-        Lease written = super.create(lease);
+      public Lease after(FaultyLeaseStore.Call call, Lease written) {
         record();
         return written;
       }
-
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        Lease written = super.update(lease);
-        record();
-        return written;
-      }
-
-      @Override
-      public void delete(Lease lease) throws LeaseStoreException {
-        super.delete(lease);
-        record();
-      }
-    };
+    });
   }
 
   private void record() {

@@ -6,6 +6,9 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,17 +33,16 @@ class LateRenewalTest {
   private final AtomicLong now = new AtomicLong();
   private final Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
   private Runnable onShardUpdate = () -> {};
-  private final LeaseStore store = new ForwardingLeaseStore(new InMemoryLeaseStore(clock)) {
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      if (lease.key().role() == LeaseRole.SHARD) {
-        Runnable late = onShardUpdate;
-        onShardUpdate = () -> {};
-        late.run();
-      }
-      return delegate.update(lease);
+  private final LeaseStore store = new FaultyLeaseStore(new InMemoryLeaseStore(clock)).with(Faults.before((call, lease) -> {
+    if (call != Call.UPDATE) {
+      return;
     }
-  };
+    if (lease.key().role() == LeaseRole.SHARD) {
+      Runnable late = onShardUpdate;
+      onShardUpdate = () -> {};
+      late.run();
+    }
+  }));
   private final List<ShardChange> changes = new CopyOnWriteArrayList<>();
 
   @Test

@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +19,8 @@ class LocalFencingTest {
   @Test
   void aPartitionedReplicaStopsOwningBeforeItsPeersTakeOver() {
     TestCluster cluster = new TestCluster(4);
-    FaultyStore partitioned = new FaultyStore(cluster.store);
-    TestCluster.Replica a = cluster.start("cm-a", partitioned);
+    Faults.Outage partitioned = new Faults.Outage(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", partitioned.store);
     cluster.start("cm-b");
     cluster.run(Duration.ofSeconds(40));
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
@@ -45,8 +46,8 @@ class LocalFencingTest {
   @Test
   void aReplicaThatHealsGetsItsShareBackAndIsToldSo() {
     TestCluster cluster = new TestCluster(4);
-    FaultyStore partitioned = new FaultyStore(cluster.store);
-    TestCluster.Replica a = cluster.start("cm-a", partitioned);
+    Faults.Outage partitioned = new Faults.Outage(cluster.store);
+    TestCluster.Replica a = cluster.start("cm-a", partitioned.store);
     cluster.start("cm-b");
     cluster.run(Duration.ofSeconds(40));
     partitioned.failing = true;

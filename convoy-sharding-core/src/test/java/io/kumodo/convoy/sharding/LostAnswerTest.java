@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,31 +21,18 @@ class LostAnswerTest {
    * Applies every write, but reports the first take or create of shard 1 as failed (a take of
    * the installed free lease; a create where no lease exists).
    */
-  static final class LosesOneAnswer extends ForwardingLeaseStore {
+  static final class LosesOneAnswer extends FaultyLeaseStore {
     boolean lost;
 
     LosesOneAnswer(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      Lease written = delegate.create(lease);
-      if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1) {
-        lost = true;
-        throw new LeaseStoreException("injected: timeout after the write took effect");
-      }
-      return written;
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      Lease written = delegate.update(lease);
-      if (!lost && written.key().role() == LeaseRole.SHARD && written.key().shard() == 1 && !written.isFree()) {
-        lost = true;
-        throw new LeaseStoreException("injected: timeout after the write took effect");
-      }
-      return written;
+      // The first create, or update that takes, of shard 1's lease.
+      with(Faults.loseAnswers(() -> !lost, (call, written) -> {
+        boolean pick = Faults.shardWrite(1).test(call, written)
+            && (call == Call.CREATE || call == Call.UPDATE && !written.isFree());
+        lost |= pick;
+        return pick;
+      }));
     }
   }
 

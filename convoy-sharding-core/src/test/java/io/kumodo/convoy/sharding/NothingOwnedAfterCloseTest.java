@@ -6,6 +6,9 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,21 +30,20 @@ class NothingOwnedAfterCloseTest {
     CountDownLatch stuck = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
     boolean[] block = {false};
-    LeaseStore hanging = new ForwardingLeaseStore(cluster.store) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (block[0] && lease.key().role() == LeaseRole.MEMBER) {
-          block[0] = false;
-          stuck.countDown();
-          try {
-            resume.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-        return delegate.update(lease);
+    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
+      if (call != Call.UPDATE) {
+        return;
       }
-    };
+      if (block[0] && lease.key().role() == LeaseRole.MEMBER) {
+        block[0] = false;
+        stuck.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }));
     TestCluster.Replica a = cluster.start("cm-a", hanging);
     cluster.start("cm-b");
     cluster.run(TestCluster.RENEW);

@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,41 +79,27 @@ class RepeatedWatchEventsTest {
    * Counts the writes; can announce every stored lease again to every watcher, as an add, and
    * hold back the changes while {@link #down}.
    */
-  private static final class RelistingStore extends ForwardingLeaseStore {
+  private static final class RelistingStore extends FaultyLeaseStore {
     final AtomicLong writes = new AtomicLong();
     volatile boolean down;
     private final List<Consumer<LeaseEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final InMemoryLeaseStore memory;
 
     RelistingStore(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      writes.incrementAndGet();
-      return delegate.create(lease);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      writes.incrementAndGet();
-      return delegate.update(lease);
-    }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      writes.incrementAndGet();
-      delegate.delete(lease);
+      this.memory = delegate;
+      with(Faults.before((call, lease) -> {
+        if (call != Call.LIST) {
+          writes.incrementAndGet();
+        }
+      }));
+      with(Faults.events(event -> !down));
     }
 
     @Override
     public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
       listeners.add(listener);
-      AutoCloseable inner = delegate.watch(component, event -> {
-        if (!down) {
-          listener.accept(event);
-        }
-      });
+      AutoCloseable inner = super.watch(component, listener);
       return () -> {
         listeners.remove(listener);
         inner.close();
@@ -119,7 +107,7 @@ class RepeatedWatchEventsTest {
     }
 
     void announceEveryLeaseAgain() {
-      for (Lease lease : delegate.list("convoy-cm")) {
+      for (Lease lease : memory.list("convoy-cm")) {
         listeners.forEach(l -> l.accept(new LeaseEvent(null, lease)));
       }
     }

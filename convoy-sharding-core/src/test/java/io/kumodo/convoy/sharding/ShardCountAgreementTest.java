@@ -11,6 +11,9 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.kumodo.convoy.sharding.micrometer.CoordinatorMetrics;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -213,15 +216,14 @@ class ShardCountAgreementTest {
   void aReplicaWhoseMemberLeaseCannotBeRenewedStopsOwningALeaseDurationLessTheMarginAfterItsLastRenewal() {
     MixedShardCounts cluster = new MixedShardCounts();
     boolean[] failMember = {false};
-    LeaseStore store = new ForwardingLeaseStore(cluster.store) {
-      @Override
-      public Lease update(Lease lease) throws LeaseStoreException {
-        if (failMember[0] && lease.key().role() == LeaseRole.MEMBER) {
-          throw new LeaseStoreException("injected: member lease write fails");
-        }
-        return super.update(lease);
+    LeaseStore store = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
+      if (call != Call.UPDATE) {
+        return;
       }
-    };
+      if (failMember[0] && lease.key().role() == LeaseRole.MEMBER) {
+        throw new LeaseStoreException("injected: member lease write fails");
+      }
+    }));
     MixedShardCounts.Replica r = cluster.start("cm-a", 16, b -> b.leaseStore(store));
     cluster.run(RENEW); // the regular tick at 10 s renews the member lease for the last time
     failMember[0] = true;

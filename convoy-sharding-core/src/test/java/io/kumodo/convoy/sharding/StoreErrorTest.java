@@ -10,6 +10,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,30 +30,25 @@ import org.slf4j.LoggerFactory;
 class StoreErrorTest {
 
   /** Fails the next answer of a shard-lease write, or the next list, with an Error. */
-  static final class ThrowsAnError extends ForwardingLeaseStore {
+  static final class ThrowsAnError extends FaultyLeaseStore {
     boolean failNextShardWrite;
     boolean failNextList;
 
     ThrowsAnError(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public List<Lease> list(String component) {
-      if (failNextList) {
-        failNextList = false;
-        throw new NoClassDefFoundError("injected: io/fabric8/Missing");
-      }
-      return super.list(component);
-    }
-
-    @Override
-    public CompletableFuture<Lease> updateAsync(Lease lease) {
-      if (failNextShardWrite && lease.key().role() == LeaseRole.SHARD) {
-        failNextShardWrite = false;
-        return CompletableFuture.failedFuture(new NoClassDefFoundError("injected: io/fabric8/Missing"));
-      }
-      return super.updateAsync(lease);
+      with(Faults.before((call, lease) -> {
+        if (call == Call.LIST && failNextList) {
+          failNextList = false;
+          throw new NoClassDefFoundError("injected: io/fabric8/Missing");
+        }
+      }));
+      with(Faults.async((call, lease, start) -> {
+        if (call == Call.UPDATE && failNextShardWrite && lease.key().role() == LeaseRole.SHARD) {
+          failNextShardWrite = false;
+          return CompletableFuture.failedFuture(new NoClassDefFoundError("injected: io/fabric8/Missing"));
+        }
+        return start.get();
+      }));
     }
   }
 

@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +27,7 @@ class WritesInFlightTogetherTest {
    * far, the last started first, and records how many that was. A coordinator that awaited each
    * answer before starting the next write would make batches of one.
    */
-  static final class AnswersOnDemand extends ForwardingLeaseStore {
+  static final class AnswersOnDemand extends FaultyLeaseStore {
     /** The size of each batch answered, in order. */
     final List<Integer> batches = new ArrayList<>();
     /** The keys of each batch answered, in order; a write on the calling thread is a batch of its own. */
@@ -42,25 +44,15 @@ class WritesInFlightTogetherTest {
 
     AnswersOnDemand(InMemoryLeaseStore delegate) {
       super(delegate);
-    }
-
-    @Override
-    public synchronized CompletableFuture<Lease> createAsync(Lease lease) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() == failing) {
-        return defer(lease.key(), () -> {
-          throw new LeaseStoreException("injected: API server unavailable");
-        });
-      }
-      return defer(lease.key(), () -> delegate.create(lease));
-    }
-
-    @Override
-    public synchronized CompletableFuture<Lease> updateAsync(Lease lease) {
-      return defer(lease.key(), () -> delegate.update(lease));
-    }
-
-    interface Write {
-      Lease run() throws LeaseStoreException;
+      with(Faults.async((call, lease, start) -> {
+        synchronized (this) {
+          if (call == Call.CREATE && lease.key().role() == LeaseRole.SHARD && lease.key().shard() == failing) {
+            return defer(lease.key(), () -> CompletableFuture.failedFuture(
+                new LeaseStoreException("injected: API server unavailable")));
+          }
+          return defer(lease.key(), start);
+        }
+      }));
     }
 
     /** A future whose first wait answers the whole batch started so far. */
@@ -86,19 +78,21 @@ class WritesInFlightTogetherTest {
       }
     }
 
-    private CompletableFuture<Lease> defer(LeaseKey key, Write write) {
+    private CompletableFuture<Lease> defer(LeaseKey key, java.util.function.Supplier<CompletableFuture<Lease>> write) {
       Deferred answer = new Deferred();
       if (shardsHang && key.role() == LeaseRole.SHARD) {
         return answer; // never applied, never answered
       }
       startedKeys.add(key);
       started.add(() -> {
-        try {
-          Lease written = write.run();
-          return () -> answer.complete(written);
-        } catch (LeaseStoreException | RuntimeException e) {
-          return () -> answer.completeExceptionally(e);
-        }
+        CompletableFuture<Lease> written = write.get(); // the in-memory store answers at once
+        return () -> written.whenComplete((lease, failure) -> {
+          if (failure != null) {
+            answer.completeExceptionally(failure);
+          } else {
+            answer.complete(lease);
+          }
+        });
       });
       return answer;
     }
@@ -124,7 +118,7 @@ class WritesInFlightTogetherTest {
     @Override
     public synchronized Lease update(Lease lease) throws LeaseStoreException {
       applied.add(List.of(lease.key()));
-      return delegate.update(lease);
+      return super.update(lease);
     }
   }
 

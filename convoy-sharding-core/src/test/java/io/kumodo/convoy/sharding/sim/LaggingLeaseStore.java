@@ -9,7 +9,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
-import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,9 +27,9 @@ import java.util.function.Consumer;
  * watch delivers each change a delay after it happened (in order), as an informer cache whose
  * watch lags does ({@code KubernetesLeaseStore} lists from one). {@link #withoutWatch} lists the
  * store itself but notifies nothing (the {@link LeaseStore} SPI allows a store without a watch).
- * Writes go to the shared store at once in both.
+ * Writes go to the shared store at once in both, through the {@link FaultyLeaseStore} this is.
  */
-public final class LaggingLeaseStore implements LeaseStore {
+public final class LaggingLeaseStore extends FaultyLeaseStore {
   private final InMemoryLeaseStore shared;
   private final VirtualTime time;
   private final boolean watching;
@@ -43,6 +43,7 @@ public final class LaggingLeaseStore implements LeaseStore {
   private final List<AutoCloseable> sharedWatches = new ArrayList<>();
 
   private LaggingLeaseStore(InMemoryLeaseStore shared, VirtualTime time, boolean watching, Duration lag) {
+    super(shared);
     this.shared = shared;
     this.time = time;
     this.watching = watching;
@@ -91,21 +92,6 @@ public final class LaggingLeaseStore implements LeaseStore {
       return shared.list(component);
     }
     return new ArrayList<>(cache(component).values());
-  }
-
-  @Override
-  public Lease create(Lease lease) throws LeaseStoreException {
-    return shared.create(lease);
-  }
-
-  @Override
-  public Lease update(Lease lease) throws LeaseStoreException {
-    return shared.update(lease);
-  }
-
-  @Override
-  public void delete(Lease lease) throws LeaseStoreException {
-    shared.delete(lease);
   }
 
   @Override

@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.Random;
@@ -22,7 +23,7 @@ import java.util.TreeSet;
 final class SimReplica {
   final String id;
   final SimStore store;
-  final SimScheduler scheduler;
+  final ProcessScheduler scheduler;
   final Coordinator coordinator;
   final Set<Integer> replay = new TreeSet<>();
   /** How this process sees the store: with a watch, a lagging one, or none. */
@@ -40,7 +41,7 @@ final class SimReplica {
     this.offset = offset;
     VirtualTime time = sim.time;
     Random random = sim.random;
-    this.scheduler = new SimScheduler(time);
+    this.scheduler = new ProcessScheduler(time);
     long storeSeed = random.nextLong();
     this.store = new SimStore(view.store(), time, new Random(storeSeed), scheduler);
     double drift = (random.nextDouble() * 2 - 1) * sim.maxDrift;
@@ -51,7 +52,7 @@ final class SimReplica {
         .shardCount(sim.shards)
         .leaseDuration(sim.lease)
         .renewInterval(sim.renew)
-        .leaseStore(store)
+        .leaseStore(store.store)
         .ticker(drifting)
         .clock(time.clock(offset))
         .scheduler(scheduler)

@@ -8,25 +8,28 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * One replica's view of the shared store, with faults: a partition fails every call; flaky
- * writes fail before they are applied, or are applied and then reported failed (a lost
- * response, as a slow write that times out). The view under it ({@link SimViews}) is the shared
- * store itself, or one with a lagging watch or without a watch. Watch events of a partitioned
- * replica are lost; those of a paused one (GC) reach it when the pause ends, in order.
+ * The faults of one replica's view of the shared store, on a {@link FaultyLeaseStore} in front of
+ * it ({@link #store}): a partition fails every call; flaky writes fail before they are applied,
+ * or are applied and then reported failed (a lost response, as a slow write that times out). The
+ * view under it ({@link SimViews}) is the shared store itself, or one with a lagging watch or
+ * without a watch. Watch events of a partitioned replica are lost; those of a paused one (GC)
+ * reach it when the pause ends, in order.
  */
-final class SimStore implements LeaseStore {
-  private final LeaseStore delegate;
+final class SimStore implements FaultyLeaseStore.Fault {
+  /** The replica's store: its view with these faults. */
+  final FaultyLeaseStore store;
   private final VirtualTime time;
   private final Random random;
-  private final SimScheduler scheduler;
+  private final ProcessScheduler scheduler;
   long partitionedUntil;
   long flakyUntil;
   /** Until then, 30% of the calls throw an Error (see {@link SimErrors}). */
@@ -35,14 +38,15 @@ final class SimStore implements LeaseStore {
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   private boolean flushScheduled;
 
-  SimStore(LeaseStore delegate, VirtualTime time, Random random, SimScheduler scheduler) {
-    this.delegate = delegate;
+  SimStore(LeaseStore delegate, VirtualTime time, Random random, ProcessScheduler scheduler) {
     this.time = time;
     this.random = random;
     this.scheduler = scheduler;
+    this.store = new FaultyLeaseStore(delegate).with(this);
   }
 
-  private void before() throws LeaseStoreException {
+  @Override
+  public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
     if (time.read() < partitionedUntil) {
       throw new LeaseStoreException("partitioned");
     }
@@ -54,43 +58,22 @@ final class SimStore implements LeaseStore {
     }
   }
 
-  private void after() throws LeaseStoreException {
+  @Override
+  public Lease after(FaultyLeaseStore.Call call, Lease written) throws LeaseStoreException {
     if (time.read() < flakyUntil && random.nextInt(10) < 3) {
       throw new LeaseStoreException("injected timeout after the write was applied");
     }
-  }
-
-  @Override
-  public List<Lease> list(String component) throws LeaseStoreException {
-    before();
-    return delegate.list(component);
-  }
-
-  @Override
-  public Lease create(Lease lease) throws LeaseStoreException {
-    before();
-    Lease written = delegate.create(lease);
-    after();
     return written;
   }
 
   @Override
-  public Lease update(Lease lease) throws LeaseStoreException {
-    before();
-    Lease written = delegate.update(lease);
-    after();
-    return written;
-  }
-
-  @Override
-  public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
+  public boolean deliver(LeaseEvent event, Consumer<LeaseEvent> listener) {
     // A partitioned replica hears nothing; a crashed one neither; a paused one hears later.
-    return delegate.watch(component, event -> {
-      if (time.read() >= partitionedUntil && !scheduler.killed) {
-        held.add(() -> listener.accept(event));
-        deliverHeld();
-      }
-    });
+    if (time.read() >= partitionedUntil && !scheduler.killed) {
+      held.add(() -> listener.accept(event));
+      deliverHeld();
+    }
+    return false;
   }
 
   /** Delivers the held events in order, unless a GC pause holds them: then again when it ends. */
@@ -109,12 +92,5 @@ final class SimStore implements LeaseStore {
       held.poll().run();
     }
     held.clear();
-  }
-
-  @Override
-  public void delete(Lease lease) throws LeaseStoreException {
-    before();
-    delegate.delete(lease);
-    after();
   }
 }

@@ -2,23 +2,27 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.sim;
+package io.kumodo.convoy.sharding.testing;
 
 import io.kumodo.convoy.sharding.Scheduler;
-import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One replica's scheduler on the shared virtual time: after a crash ({@link #killed}) nothing
- * runs; during a GC pause a task that comes due waits until the pause ends.
+ * The scheduler of one simulated process on a shared {@link VirtualTime}: after a crash
+ * ({@link #killed}) nothing runs; during a GC pause (until {@link #pausedUntil}) a task that comes
+ * due waits until the pause ends. The fields are set by the test or the simulation, on the
+ * thread that advances the time.
  */
-final class SimScheduler implements Scheduler {
+public final class ProcessScheduler implements Scheduler {
   private final VirtualTime time;
-  boolean killed;
-  long pausedUntil;
+  /** Set when the process dies: no task runs from then on. */
+  public boolean killed;
+  /** The virtual time until which the process is paused (a GC pause); 0 when it is not. */
+  public long pausedUntil;
 
-  SimScheduler(VirtualTime time) {
+  /** A scheduler on {@code time}, running and not paused. */
+  public ProcessScheduler(VirtualTime time) {
     this.time = time;
   }
 
@@ -41,7 +45,7 @@ final class SimScheduler implements Scheduler {
     task.run();
   }
 
-  private static final class Handle extends SimFuture {
+  private static final class Handle extends VirtualFuture {
     Future<?> inner;
 
     @Override
