@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import io.kumodo.convoy.sharding.CoordinatorEvents.Outcome;
-import io.kumodo.convoy.sharding.testing.VirtualTime;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,26 +47,14 @@ class LeaseWriteOperationsTest {
         operations.add(operation);
       }
     };
-    VirtualTime time = new VirtualTime();
-    InMemoryLeaseStore store = new InMemoryLeaseStore();
-    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(4).leaseStore(store)
-        .ticker(time).clock(time.clock()).scheduler(time).events(CoordinatorEvents.all(stringOnly, operationOnly))
-        .build();
-    boolean[] crashed = {false};
-    Coordinator b = Coordinator.builder().component("convoy-cm").replicaId("cm-b").shardCount(4).leaseStore(store)
-        .ticker(time).clock(time.clock()).scheduler((task, delay, unit) -> time.schedule(() -> {
-          if (!crashed[0]) {
-            task.run();
-          }
-        }, delay, unit)).build();
-    a.prime();
-    a.start();
-    time.advance(Duration.ofSeconds(30));
-    b.prime();
-    b.start();
-    time.advance(Duration.ofSeconds(30));
-    crashed[0] = true; // cm-b's ticks stop: cm-a takes its expired leases and marks its member lease released
-    time.advance(Duration.ofSeconds(90));
+    VirtualCluster cluster = new VirtualCluster("convoy-cm", 4, new InMemoryLeaseStore(), Duration.ofSeconds(30),
+        Duration.ofSeconds(10), b -> {});
+    Coordinator a = cluster.start("cm-a", b -> b.events(CoordinatorEvents.all(stringOnly, operationOnly))).coordinator;
+    cluster.time.advance(Duration.ofSeconds(30));
+    cluster.start("cm-b");
+    cluster.time.advance(Duration.ofSeconds(30));
+    cluster.crash("cm-b"); // cm-b's ticks stop: cm-a takes its expired leases and marks its member lease released
+    cluster.time.advance(Duration.ofSeconds(90));
     a.close();
 
     assertThat(a.ownedShards()).isEmpty();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -22,27 +23,19 @@ class CoordinatorMetricsTest {
 
   @Test
   void recordsOwnedShardsTicksWritesTakeoversAndHandovers() {
-    VirtualTime time = new VirtualTime();
-    InMemoryLeaseStore store = new InMemoryLeaseStore();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry);
-    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(4).leaseStore(store)
-        .ticker(time).clock(time.clock()).scheduler(time).events(metrics).build();
+    VirtualCluster cluster = new VirtualCluster("convoy-cm", 4, new InMemoryLeaseStore(), Duration.ofSeconds(30),
+        Duration.ofSeconds(10), b -> {});
+    VirtualTime time = cluster.time;
+    VirtualCluster.Replica replicaA = cluster.new Replica("cm-a", cluster.store, Duration.ZERO, b -> b.events(metrics));
+    Coordinator a = replicaA.coordinator;
     metrics.bind(a);
-    boolean[] crashed = {false};
-    Coordinator b = Coordinator.builder().component("convoy-cm").replicaId("cm-b").shardCount(4).leaseStore(store)
-        .ticker(time).clock(time.clock()).scheduler((task, delay, unit) -> time.schedule(() -> {
-          if (!crashed[0]) {
-            task.run();
-          }
-        }, delay, unit)).build();
     // cm-a alone a lease duration (a fresh installation creates the missing shard leases only
     // then: whoever held a missing lease may still act on it), then cm-b joins.
-    a.prime();
-    a.start();
+    cluster.start(replicaA);
     time.advance(Duration.ofSeconds(30));
-    b.prime();
-    b.start();
+    cluster.start("cm-b");
     time.advance(Duration.ofSeconds(30));
     assertThat(registry.get("convoy.sharding.handover").timer().max(java.util.concurrent.TimeUnit.SECONDS))
         .as("the creates waited a lease duration").isEqualTo(30.0);
@@ -58,7 +51,7 @@ class CoordinatorMetricsTest {
 
     // cm-b crashes (its ticks stop): cm-a takes its expired leases.
     double handoversBefore = registry.get("convoy.sharding.handover").timer().totalTime(java.util.concurrent.TimeUnit.SECONDS);
-    crashed[0] = true;
+    cluster.crash("cm-b");
     time.advance(Duration.ofSeconds(60));
     assertThat(a.ownedShards()).hasSize(4);
     assertThat(registry.get("convoy.sharding.takeovers").counter().count()).isEqualTo(2);
