@@ -4,10 +4,8 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.COMPONENT;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.LEASE;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.NAMESPACE;
-import static io.kumodo.convoy.sharding.fabric8.KubeReplicas.RENEW;
+import static io.kumodo.convoy.sharding.fabric8.Fleet.COMPONENT;
+import static io.kumodo.convoy.sharding.fabric8.Fleet.NAMESPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,8 +13,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.kumodo.convoy.sharding.fabric8.KubeReplicas.Replica;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.fabric8.Fleet.Replica;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -30,38 +28,38 @@ import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server, each
- * with its own {@link KubernetesLeaseStore}. Every poll samples all {@code owns} and records a
- * shard with two owners; each test ends by asserting there was none.
+ * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server (the
+ * fleet fixture {@link MockFleet}: server, fleet and ownership sampler), each with its
+ * own {@link KubernetesLeaseStore} and tick thread. The sampler records every shard with two
+ * owners; each test ends by asserting there was none.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
 class CoordinatorsOnKubernetesIT {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorsOnKubernetesIT.class);
   private static final int SHARDS = 8;
+  private static final Duration LEASE = Duration.ofSeconds(2);
+  private static final Duration RENEW = Duration.ofMillis(500);
   private static final Duration SLACK = Duration.ofSeconds(1);
 
-  KubernetesClient client;
-  private KubeReplicas replicas;
+  private MockFleet mock;
+  private KubernetesClient client;
+  private Fleet replicas;
 
   @BeforeEach
   void startThree() {
-    replicas = new KubeReplicas(client, SHARDS);
-    replicas.start("cm-c");
-    replicas.start("cm-a");
-    replicas.start("cm-b");
-    poll(Duration.ofSeconds(10)).until(replicas::sample);
+    mock = MockFleet.start(c -> c, true, SHARDS, LEASE, RENEW, "cm-c", "cm-a", "cm-b");
+    client = mock.client;
+    replicas = mock.fleet;
+    poll(Duration.ofSeconds(10)).until(replicas::ownsByModulo);
   }
 
   @AfterEach
   void stopAll() {
-    replicas.close();
-    assertThat(replicas.violations).as("shards owned by two coordinators").isEmpty();
+    mock.close();
+    assertThat(mock.sampler.violations()).as("shards owned by two coordinators").isEmpty();
   }
 
   @Test
@@ -93,12 +91,12 @@ class CoordinatorsOnKubernetesIT {
     Map<String, Lease> before = leases("shard");
     Set<Integer> itsShards = replicas.get("cm-b").coordinator.ownedShards();
 
-    replicas.close("cm-b");
+    replicas.stop(replicas.get("cm-b"));
     long closed = System.nanoTime();
-    poll(RENEW.plus(SLACK)).until(() -> replicas.sample() || replicas.owners().keySet().containsAll(itsShards));
+    poll(RENEW.plus(SLACK)).until(() -> replicas.ownsByModulo() || replicas.owners().keySet().containsAll(itsShards));
     Duration handover = Duration.ofNanos(System.nanoTime() - closed);
     // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
-    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::sample);
+    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
     log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
         handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
 
@@ -120,15 +118,18 @@ class CoordinatorsOnKubernetesIT {
     Set<Integer> itsShards = crashed.coordinator.ownedShards();
     replicas.acquisitions.clear();
 
-    replicas.crash("cm-a");
-    long lastWrite = crashed.lastWriteSent;
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+    replicas.crash(crashed); // waits for a tick under way: every write it sent has its answer
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
-    long firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
-        .mapToLong(a -> a[0]).min().orElseThrow();
-    log.info("measured: a crashed replica's first shard was taken {} ms after its last renewal was sent",
-        Duration.ofNanos(firstTake - lastWrite).toMillis());
-    assertThat(Duration.ofNanos(firstTake - lastWrite)).as("time from the last renewal to the takeover")
+    // Timed from the last renewal of the shard taken, not from the replica's last write of any
+    // lease: one tick writes its member lease and its shard leases one after another, and a peer
+    // that watches times each lease from the version it saw of that lease.
+    long[] firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
+        .min(java.util.Comparator.comparingLong(a -> a[0])).orElseThrow();
+    long lastWrite = crashed.writeTimes.lastSent(LeaseKey.shard(COMPONENT, (int) firstTake[1]));
+    log.info("measured: a crashed replica's first shard ({}) was taken {} ms after its last renewal was sent",
+        firstTake[1], Duration.ofNanos(firstTake[0] - lastWrite).toMillis());
+    assertThat(Duration.ofNanos(firstTake[0] - lastWrite)).as("time from the last renewal to the takeover")
         .isGreaterThanOrEqualTo(LEASE)
         .isLessThan(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2)));
     assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
@@ -151,11 +152,8 @@ class CoordinatorsOnKubernetesIT {
     });
     int transitions = written[0];
 
-    poll(RENEW.plus(SLACK)).until(() -> {
-      replicas.sample();
-      return !replicas.get("cm-a").coordinator.owns(0);
-    });
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::sample);
+    poll(RENEW.plus(SLACK)).until(() -> !replicas.get("cm-a").coordinator.owns(0));
+    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
     Lease retaken = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
     assertThat(retaken.getSpec().getHolderIdentity()).isEqualTo("cm-a");

@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,13 +16,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
  * Replicas of {@code convoy-cm} on one API server, started, crashed and stopped by a test. Each
- * incarnation has its own {@link KubernetesLeaseStore}, wrapped in a {@link CheckedStore} that
- * reports overlapping ticks to {@link #overlaps}, and the client {@code clients} gives it (a new
+ * incarnation has its own {@link KubernetesLeaseStore}, behind a {@link FaultyLeaseStore} that
+ * counts its calls, reports overlapping ticks to {@link #overlaps} and records when each lease's
+ * last write was sent ({@link Replica#writeTimes}), and the client {@code clients} gives it (a new
  * one each time, or a shared one). Crashable fleets tick on a {@link StoppableScheduler}; the others
  * on the coordinator's own thread, as in production.
  */
@@ -38,6 +42,8 @@ final class Fleet implements AutoCloseable {
   final List<Replica> all = new CopyOnWriteArrayList<>();
   /** Store calls of one coordinator that overlapped. */
   final List<String> overlaps = new CopyOnWriteArrayList<>();
+  /** {System.nanoTime, shard} of every acquisition an OnChange reported, over every incarnation. */
+  final ConcurrentLinkedQueue<long[]> acquisitions = new ConcurrentLinkedQueue<>();
   private final Supplier<KubernetesClient> clients;
   private final boolean clientPerReplica;
   private final boolean crashable;
@@ -61,7 +67,10 @@ final class Fleet implements AutoCloseable {
     final String id;
     final KubernetesClient client;
     final KubernetesLeaseStore store;
-    final CheckedStore checked;
+    /** The store the coordinator calls: counts its calls and reports overlapping ones. */
+    final FaultyLeaseStore checked;
+    /** When the last answered write of each lease was sent. */
+    final Faults.WriteTimes writeTimes = new Faults.WriteTimes();
     final StoppableScheduler scheduler;
     final Coordinator coordinator;
     volatile State state = State.RUNNING;
@@ -70,11 +79,14 @@ final class Fleet implements AutoCloseable {
       this.id = id;
       this.client = clients.get();
       this.store = new KubernetesLeaseStore(client, NAMESPACE);
-      this.checked = new CheckedStore(store, id + "#" + all.size(), overlaps::add, watch);
+      FaultyLeaseStore checked = new FaultyLeaseStore(store).with(writeTimes)
+          .reportOverlaps(id + "#" + all.size(), overlaps::add);
+      this.checked = watch ? checked : checked.withoutWatch();
       this.scheduler = crashable ? new StoppableScheduler() : null;
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
           .leaseDuration(lease).renewInterval(renew).leaseStore(checked)
-          .clock(Clock.offset(Clock.systemUTC(), clockOffset));
+          .clock(Clock.offset(Clock.systemUTC(), clockOffset))
+          .onChange(change -> change.acquired().forEach(s -> acquisitions.add(new long[] {System.nanoTime(), s})));
       this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();
     }
 
@@ -131,6 +143,11 @@ final class Fleet implements AutoCloseable {
     r.release();
   }
 
+  /** The running incarnation of {@code id}. */
+  Replica get(String id) {
+    return running().stream().filter(r -> r.id.equals(id)).findFirst().orElseThrow();
+  }
+
   /** The running incarnations. */
   List<Replica> running() {
     List<Replica> list = new ArrayList<>();
@@ -181,16 +198,36 @@ final class Fleet implements AutoCloseable {
    * IDs, and each sees all of them as live members (the member set has formed again).
    */
   boolean converged() {
-    List<String> live = new ArrayList<>();
-    running().forEach(r -> live.add(r.id));
-    live.sort(null);
+    List<String> live = live();
+    return ownsByModulo() && running().stream().allMatch(r -> r.coordinator.liveMembers().equals(live));
+  }
+
+  /** True when the running replicas own exactly the shards of the i mod N rule over their sorted IDs. */
+  boolean ownsByModulo() {
+    List<String> live = live();
     Map<Integer, Set<String>> owners = owners();
     for (int shard = 0; shard < shards; shard++) {
       if (!Set.of(live.get(shard % live.size())).equals(owners.getOrDefault(shard, Set.of()))) {
         return false;
       }
     }
-    return running().stream().allMatch(r -> r.coordinator.liveMembers().equals(live));
+    return true;
+  }
+
+  /** The shards the replica at {@code k} of {@code n} running replicas (sorted by ID) owns by i mod N. */
+  Set<Integer> modulo(int k, int n) {
+    Set<Integer> wanted = new TreeSet<>();
+    for (int shard = k; shard < shards; shard += n) {
+      wanted.add(shard);
+    }
+    return wanted;
+  }
+
+  private List<String> live() {
+    List<String> live = new ArrayList<>();
+    running().forEach(r -> live.add(r.id));
+    live.sort(null);
+    return live;
   }
 
   /** Closes every running replica gracefully, with its store and (if its own) its client. */
