@@ -78,7 +78,7 @@ class IncarnationTest {
     assertThat(cluster.store.get(MEMBER_A).annotations())
         .containsEntry(LeaseAnnotations.INCARNATION, owning.coordinator.incarnation());
 
-    owning.crashed = true; // stops ticking, releases nothing
+    owning.crash(); // stops ticking, releases nothing
     cluster.untilAllOwned(BOUND);
     cluster.run(Duration.ofMinutes(1)); // the waiting one takes the member lease over and joins
     assertThat(cluster.store.get(MEMBER_A).annotations())

@@ -4,15 +4,13 @@
  */
 package io.kumodo.convoy.sharding;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kumodo.convoy.sharding.testing.VirtualTime;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.ProcessScheduler;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -20,24 +18,19 @@ import java.util.function.Consumer;
  * rather than by replica ID: two of them may run with one ID (a restart while the old process is
  * paused, or a second process configured with the same ID). A process can be paused (a GC pause:
  * its ticks and watch events wait, while {@code owns} is still checked at every step) and resumed,
- * crashed or closed. The safety check counts every process that is not crashed.
+ * crashed or closed. The safety check counts every process that is not crashed. A
+ * {@link VirtualCluster} whose replicas are listed by process; each sees the store through a
+ * {@link FaultyLeaseStore} that holds its watch events while it is paused.
  */
-final class Processes {
+final class Processes extends VirtualCluster {
   static final Duration LEASE = TestCluster.LEASE;
   static final Duration RENEW = TestCluster.RENEW;
 
-  final VirtualTime time = new VirtualTime();
-  final InMemoryLeaseStore store;
-  final int shards;
   final List<Process> all = new ArrayList<>();
-  final List<String> violations = new ArrayList<>();
-  private final Consumer<Coordinator.Builder> customizer;
   private final Random random = new Random(42);
 
   Processes(int shards, InMemoryLeaseStore store, Consumer<Coordinator.Builder> customizer) {
-    this.shards = shards;
-    this.store = store;
-    this.customizer = customizer;
+    super("convoy-cm", shards, store, LEASE, RENEW, customizer);
   }
 
   /** One process: a coordinator with its own scheduler, which a pause holds and a crash kills. */
@@ -45,46 +38,28 @@ final class Processes {
     final String id;
     final String name;
     final Coordinator coordinator;
-    long pausedUntil = Long.MIN_VALUE;
+    final ProcessScheduler scheduler;
     boolean crashed;
 
     Process(String id, String name, LeaseStore leaseStore) {
       this.id = id;
       this.name = name;
-      Coordinator.Builder b = Coordinator.builder()
-          .component("convoy-cm")
-          .replicaId(id)
-          .shardCount(shards)
-          .leaseDuration(LEASE)
-          .renewInterval(RENEW)
-          .leaseStore(new PausedWatch(leaseStore, this))
-          .ticker(time)
-          .clock(time.clock())
-          .scheduler(this::schedule)
-          .random(new Random(random.nextLong()));
-      customizer.accept(b);
-      this.coordinator = b.build();
-    }
-
-    private Future<?> schedule(Runnable task, long delay, TimeUnit unit) {
-      return time.schedule(() -> run(task), delay, unit);
-    }
-
-    /** Runs {@code task} unless crashed; while paused, once the pause ends. */
-    void run(Runnable task) {
-      if (crashed) {
-        return;
-      }
-      if (time.read() < pausedUntil) {
-        time.schedule(() -> run(task), pausedUntil - time.read(), TimeUnit.NANOSECONDS);
-        return;
-      }
-      task.run();
+      HeldWhilePaused held = new HeldWhilePaused();
+      Replica replica = new Replica(id, new FaultyLeaseStore(leaseStore).with(held), Duration.ZERO,
+          b -> b.random(new Random(random.nextLong())));
+      this.scheduler = held.scheduler = replica.scheduler;
+      this.coordinator = replica.coordinator;
     }
 
     /** Holds its ticks and watch events for {@code d} (a stop-the-world pause). */
     void pause(Duration d) {
-      pausedUntil = time.read() + d.toNanos();
+      scheduler.pausedUntil = time.read() + d.toNanos();
+    }
+
+    /** The process dies: it stops ticking and releases nothing. */
+    void crash() {
+      crashed = true;
+      scheduler.killed = true;
     }
 
     @Override
@@ -93,31 +68,14 @@ final class Processes {
     }
   }
 
-  /** A store whose watch events reach a paused process only when its pause ends, in order. */
-  private record PausedWatch(LeaseStore delegate, Process process) implements LeaseStore {
-    @Override
-    public List<Lease> list(String component) throws LeaseStoreException {
-      return delegate.list(component);
-    }
+  /** Watch events reach a paused process only when its pause ends, in order; a crashed one none. */
+  private static final class HeldWhilePaused implements FaultyLeaseStore.Fault {
+    ProcessScheduler scheduler;
 
     @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      return delegate.create(lease);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      return delegate.update(lease);
-    }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      delegate.delete(lease);
-    }
-
-    @Override
-    public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
-      return delegate.watch(component, event -> process.run(() -> listener.accept(event)));
+    public boolean deliver(LeaseEvent event, Consumer<LeaseEvent> listener) {
+      scheduler.runOrHold(() -> listener.accept(event));
+      return false;
     }
   }
 
@@ -134,23 +92,20 @@ final class Processes {
     return p;
   }
 
-  /** Advances the time in 100 ms steps, checking after each that no shard has two owners. */
-  void run(Duration total) {
-    Duration step = Duration.ofMillis(100);
-    for (long i = 0; i < total.toNanos() / step.toNanos(); i++) {
-      time.advance(step);
-      for (int shard = 0; shard < shards; shard++) {
-        List<Process> owners = ownersOf(shard);
-        if (owners.size() > 1) {
-          violations.add("t=" + time.elapsed() + " shard " + shard + " owned by " + owners);
-        }
+  /** Records each shard that two processes, crashed ones excepted, own now, and fails if any did. */
+  @Override
+  public void checkSafety() {
+    for (int shard = 0; shard < shards; shard++) {
+      List<Process> owners = processesOwning(shard);
+      if (owners.size() > 1) {
+        violations.add("t=" + time.elapsed() + " shard " + shard + " owned by " + owners);
       }
-      assertThat(violations).as("safety: no shard with two owners").isEmpty();
     }
+    org.assertj.core.api.Assertions.assertThat(violations).as("safety: no shard with two owners").isEmpty();
   }
 
   /** The processes, not crashed, that own {@code shard} now. */
-  List<Process> ownersOf(int shard) {
+  List<Process> processesOwning(int shard) {
     List<Process> owners = new ArrayList<>();
     for (Process p : all) {
       if (!p.crashed && p.coordinator.owns(shard)) {
@@ -164,8 +119,8 @@ final class Processes {
   boolean allOwnedByRunningProcesses() {
     for (int shard = 0; shard < shards; shard++) {
       boolean owned = false;
-      for (Process p : ownersOf(shard)) {
-        owned |= time.read() >= p.pausedUntil && p.coordinator.state() != Coordinator.State.CLOSED;
+      for (Process p : processesOwning(shard)) {
+        owned |= time.read() >= p.scheduler.pausedUntil && p.coordinator.state() != Coordinator.State.CLOSED;
       }
       if (!owned) {
         return false;
@@ -181,8 +136,8 @@ final class Processes {
   Duration untilAllOwned(Duration limit) {
     long start = time.read();
     while (!allOwnedByRunningProcesses()) {
-      assertThat(Duration.ofNanos(time.read() - start)).as("every shard owned within %s", limit)
-          .isLessThanOrEqualTo(limit);
+      org.assertj.core.api.Assertions.assertThat(Duration.ofNanos(time.read() - start))
+          .as("every shard owned within %s", limit).isLessThanOrEqualTo(limit);
       run(Duration.ofMillis(100));
     }
     return Duration.ofNanos(time.read() - start);

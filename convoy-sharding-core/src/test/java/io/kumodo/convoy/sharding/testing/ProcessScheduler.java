@@ -33,6 +33,18 @@ public final class ProcessScheduler implements Scheduler {
     return handle;
   }
 
+  /** Runs {@code task} now, unless the process died; during a pause, when the pause ends. */
+  public void runOrHold(Runnable task) {
+    if (killed) {
+      return;
+    }
+    if (time.read() < pausedUntil) {
+      time.schedule(() -> runOrHold(task), pausedUntil - time.read(), TimeUnit.NANOSECONDS);
+      return;
+    }
+    task.run();
+  }
+
   private void fire(Runnable task, Handle handle) {
     if (killed || handle.cancelled) {
       return;
