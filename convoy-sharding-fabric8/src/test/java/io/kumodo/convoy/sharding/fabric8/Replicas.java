@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,12 +15,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Coordinators of one component over one in-memory lease store, ticked by hand: never started,
- * so ownership changes only inside {@link #settle()} and a test is deterministic without waiting.
- * Leases last the default 30 s, far longer than any test.
+ * Coordinators of one component over one in-memory lease store, ticked by hand: built by a
+ * {@link VirtualCluster} whose time never advances and never started, so ownership changes only
+ * inside {@link #settle()} and a test is deterministic without waiting. Leases last the default
+ * 30 s.
  */
 final class Replicas implements AutoCloseable {
-  final InMemoryLeaseStore store = new InMemoryLeaseStore();
+  private final VirtualCluster cluster;
+  final InMemoryLeaseStore store;
   final int shardCount;
   private final Map<String, Coordinator> live = new LinkedHashMap<>();
 
@@ -29,17 +32,15 @@ final class Replicas implements AutoCloseable {
    */
   Replicas(int shardCount) {
     this.shardCount = shardCount;
+    this.cluster = new VirtualCluster("convoy-cm", shardCount, new InMemoryLeaseStore(),
+        Coordinator.Builder.DEFAULT_LEASE_DURATION, Coordinator.Builder.DEFAULT_RENEW_INTERVAL, b -> {});
+    this.store = cluster.store;
     FreeShardLeases.install(store, "convoy-cm", shardCount);
   }
 
   /** A new, unprimed coordinator for replica {@code id}. */
   Coordinator add(String id) {
-    Coordinator c = Coordinator.builder()
-        .component("convoy-cm")
-        .replicaId(id)
-        .shardCount(shardCount)
-        .leaseStore(store)
-        .build();
+    Coordinator c = cluster.new Replica(id, store).coordinator;
     live.put(id, c);
     return c;
   }
