@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.Set;
 
 /**
  * The convoy side of the comparison: replicas with the real {@code KubernetesLeaseStore}, each
@@ -23,7 +22,6 @@ import java.util.Set;
  * interval as the electors (the failover benchmark's {@link Fleet}).
  */
 final class ConvoyRuns {
-  private static final long TIMEOUT_MS = 120_000;
   private final Config config;
   private final int shards;
   private final Duration lease;
@@ -54,11 +52,7 @@ final class ConvoyRuns {
   void graceful(Fleet fleet, int runs, Figures figures, PrintStream out) throws InterruptedException {
     for (int run = 0; run < runs; run++) {
       BenchReplica victim = fleet.running().get(0);
-      Set<Integer> held = fleet.ownedBy(victim.id());
-      fleet.board().goal(o -> reowned(o, held, victim.id()));
-      long t0 = System.nanoTime();
-      victim.stop();
-      figures.graceful.add(met(fleet.board().awaitGoal(TIMEOUT_MS)) - t0);
+      figures.graceful.add(fleet.handOver(victim, victim::stop).nanos());
       fleet.awaitConverged(settle());
       victim.release();
       fleet.create().start();
@@ -72,13 +66,9 @@ final class ConvoyRuns {
     for (int run = 0; run < runs; run++) {
       Thread.sleep((long) (random.nextDouble() * renew.toMillis())); // a random phase for the crash
       BenchReplica victim = fleet.running().get(0);
-      Set<Integer> held = fleet.ownedBy(victim.id());
-      fleet.board().goal(o -> reowned(o, held, victim.id()));
-      long crashed = System.nanoTime();
-      victim.crash();
-      long at = met(fleet.board().awaitGoal(TIMEOUT_MS));
-      figures.crashFromLastWrite.add(at - victim.log().lastLeaseWriteSent());
-      figures.crashFromCrash.add(at - crashed);
+      Fleet.Handover crash = fleet.handOver(victim, victim::crash);
+      figures.crashFromLastWrite.add(crash.reowned() - victim.log().lastLeaseWriteSent());
+      figures.crashFromCrash.add(crash.nanos());
       fleet.create().start();
       fleet.awaitConverged(settle());
       victim.release();
@@ -133,21 +123,5 @@ final class ConvoyRuns {
   private Duration settle() {
     Duration four = lease.multipliedBy(4);
     return four.compareTo(Duration.ofMinutes(1)) > 0 ? four : Duration.ofMinutes(1);
-  }
-
-  private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
-    for (int s : held) {
-      if (owners[s] == null || owners[s].equals(gone)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long met(long at) {
-    if (at == Long.MIN_VALUE) {
-      throw new IllegalStateException("a handover did not complete within " + TIMEOUT_MS + " ms");
-    }
-    return at;
   }
 }

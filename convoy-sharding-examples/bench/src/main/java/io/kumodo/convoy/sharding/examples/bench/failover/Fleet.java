@@ -144,6 +144,45 @@ public final class Fleet implements AutoCloseable {
         + java.util.Arrays.toString(board.owners()) + ", running " + ids(null));
   }
 
+  /** How long a benchmark waits for one hand-over before it gives up. */
+  public static final long HANDOVER_TIMEOUT_MS = 120_000;
+
+  /** One hand-over: when the replica left (just before its stop or crash), when its shards were all owned by others. */
+  public record Handover(long left, long reowned) {
+    /** From leaving to reowned, in nanoseconds. */
+    public long nanos() {
+      return reowned - left;
+    }
+  }
+
+  /** How a replica leaves: its stop or its crash. */
+  public interface Leave {
+    void run() throws InterruptedException;
+  }
+
+  /**
+   * Takes {@code victim} out by {@code leave} (its stop or its crash) and waits until every shard
+   * it held is owned by another replica, as the board sees it.
+   *
+   * @throws IllegalStateException when that takes longer than {@link #HANDOVER_TIMEOUT_MS}
+   */
+  public Handover handOver(BenchReplica victim, Leave leave) throws InterruptedException {
+    Set<Integer> held = ownedBy(victim.id());
+    board.goal(o -> reowned(o, held, victim.id()));
+    long left = System.nanoTime();
+    leave.run();
+    return new Handover(left, board.awaitMet(HANDOVER_TIMEOUT_MS));
+  }
+
+  private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
+    for (int s : held) {
+      if (owners[s] == null || owners[s].equals(gone)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The board. */
   public OwnerBoard board() {
     return board;

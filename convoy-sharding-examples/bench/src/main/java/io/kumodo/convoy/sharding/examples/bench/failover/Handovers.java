@@ -10,14 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.Set;
 
 /**
  * The scenarios of the failover benchmark and their samples. Each measured instant comes from
  * an {@link OwnerBoard} goal met inside an OnChange callback; the waits between runs poll.
  */
 public final class Handovers {
-  private static final long GOAL_TIMEOUT_MS = 120_000;
   private final Random random;
   private final List<Object[]> rows = new ArrayList<>();
 
@@ -81,11 +79,7 @@ public final class Handovers {
     Duration settle = fleet.lease().multipliedBy(4);
     for (int run = 0; run < runs; run++) {
       BenchReplica victim = fleet.running().get(0);
-      Set<Integer> held = fleet.ownedBy(victim.id());
-      fleet.board().goal(o -> reowned(o, held, victim.id()));
-      long t0 = System.nanoTime();
-      victim.stop();
-      stop.add(met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS)) - t0);
+      stop.add(fleet.handOver(victim, victim::stop).nanos());
       fleet.awaitConverged(settle);
       victim.release(); // as a stopped pod's connections end: no watch of it slows the later runs
 
@@ -93,7 +87,7 @@ public final class Handovers {
       List<String> ids = fleet.ids(joiner.id());
       fleet.board().goal(o -> fleet.ownsShare(o, joiner.id(), ids));
       long[] started = joiner.start();
-      long at = met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS));
+      long at = fleet.board().awaitMet(Fleet.HANDOVER_TIMEOUT_MS);
       join.add(at - started[0]);
       joinAfterPrime.add(at - started[1]);
       fleet.awaitConverged(settle);
@@ -113,13 +107,9 @@ public final class Handovers {
     for (int run = 0; run < runs; run++) {
       Thread.sleep((long) (random.nextDouble() * fleet.renew().toMillis())); // a random phase for the crash
       BenchReplica victim = fleet.running().get(0);
-      Set<Integer> held = fleet.ownedBy(victim.id());
-      fleet.board().goal(o -> reowned(o, held, victim.id()));
-      long crashed = System.nanoTime();
-      victim.crash();
-      long at = met(fleet.board().awaitGoal(GOAL_TIMEOUT_MS));
-      fromRenewal.add(at - victim.log().lastLeaseWriteSent());
-      fromCrash.add(at - crashed);
+      Fleet.Handover crash = fleet.handOver(victim, victim::crash);
+      fromRenewal.add(crash.reowned() - victim.log().lastLeaseWriteSent());
+      fromCrash.add(crash.nanos());
       fleet.create().start();
       fleet.awaitConverged(settle);
       victim.release();
@@ -162,22 +152,6 @@ public final class Handovers {
     rows.add(new Object[] {name, fmt(lease) + " s / " + fmt(renew) + " s", s.size(), s.median(), s.max(),
         s.median() / lease, s.max() / lease, s.median() / renew, s.max() / renew, targetText,
         Double.isNaN(target) ? "-" : s.max() <= target ? "yes" : "no"});
-  }
-
-  private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
-    for (int s : held) {
-      if (owners[s] == null || owners[s].equals(gone)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long met(long at) {
-    if (at == Long.MIN_VALUE) {
-      throw new IllegalStateException("a handover did not complete within " + GOAL_TIMEOUT_MS + " ms");
-    }
-    return at;
   }
 
   private static double last(Samples s) {

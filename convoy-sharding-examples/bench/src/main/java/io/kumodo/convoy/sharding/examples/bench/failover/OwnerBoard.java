@@ -59,6 +59,19 @@ public final class OwnerBoard {
     return metAt;
   }
 
+  /**
+   * The {@link System#nanoTime()} at which the goal was met.
+   *
+   * @throws IllegalStateException when it was not met within {@code timeoutMs}
+   */
+  public long awaitMet(long timeoutMs) throws InterruptedException {
+    long at = awaitGoal(timeoutMs);
+    if (at == Long.MIN_VALUE) {
+      throw new IllegalStateException("a handover did not complete within " + timeoutMs + " ms");
+    }
+    return at;
+  }
+
   /** A copy of the owners now. */
   public synchronized String[] owners() {
     return Arrays.copyOf(owners, owners.length);
