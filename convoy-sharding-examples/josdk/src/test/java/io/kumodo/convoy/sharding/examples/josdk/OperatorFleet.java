@@ -65,6 +65,17 @@ final class OperatorFleet implements AutoCloseable {
     }
   }
 
+  /** The sample Clusters and Releases in the namespace now. */
+  List<ConfigMap> sampleObjects() {
+    return client.configMaps().inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL).list().getItems();
+  }
+
+  /** Deletes every Release and the Cluster {@code cluster}: their finalizers make the operator clean up. */
+  void deleteReleasesAndCluster(String cluster) {
+    client.configMaps().inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL, SampleObjects.RELEASE).delete();
+    client.configMaps().inNamespace(namespace).withName(cluster).delete();
+  }
+
   /** Starts a replica for each ID. */
   void start(String... ids) {
     for (String id : ids) {
@@ -124,8 +135,7 @@ final class OperatorFleet implements AutoCloseable {
       return problems;
     }
     Coordinator any = owners.get(0);
-    for (ConfigMap cm : client.configMaps().inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL).list()
-        .getItems()) {
+    for (ConfigMap cm : sampleObjects()) {
       int shard = any.shardOf(SampleObjects.shardKey(cm));
       Coordinator owner = owners.get(shard);
       Map<String, String> a = cm.getMetadata().getAnnotations() == null ? Map.of() : cm.getMetadata().getAnnotations();

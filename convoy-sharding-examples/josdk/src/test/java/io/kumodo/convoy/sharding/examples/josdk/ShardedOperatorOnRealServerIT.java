@@ -4,23 +4,14 @@
  */
 package io.kumodo.convoy.sharding.examples.josdk;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kumodo.convoy.sharding.examples.SampleObjects;
 import io.kumodo.convoy.sharding.examples.kube.RealKube;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -31,18 +22,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * leases and a 500 ms renew interval: converge, graceful stop, crash take-over, join and
  * finalization, each time every object reconciled by its shard's owner; throughout, no object is
  * reconciled by two replicas at once and none by a replica that does not own its shard when the
- * reconcile begins (the {@link Journal}).
+ * reconcile begins (the {@link Journal}). The scenarios are {@link OperatorScenarios}'.
  */
 @ExtendWith(RealKube.class)
-class ShardedOperatorOnRealServerIT {
-  private static final int CLUSTERS = 6;
+class ShardedOperatorOnRealServerIT extends OperatorScenarios {
   /** Scheduling and request latency on a loaded 2-core machine. */
   private static final Duration WITHIN = Duration.ofSeconds(60);
   private static final AtomicInteger TESTS = new AtomicInteger();
 
   private final RealKube kube;
-  private String namespace;
-  private OperatorFleet fleet;
 
   ShardedOperatorOnRealServerIT(RealKube kube) {
     this.kube = kube;
@@ -51,7 +39,7 @@ class ShardedOperatorOnRealServerIT {
   @BeforeEach
   void namespaceWithSampleObjects() {
     int n = TESTS.incrementAndGet();
-    namespace = "josdk-" + n;
+    String namespace = "josdk-" + n;
     KubernetesClient admin = kube.admin();
     admin.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
     admin.resource(new RoleBuilder().withNewMetadata().withName("sample-operator").withNamespace(namespace)
@@ -65,65 +53,8 @@ class ShardedOperatorOnRealServerIT {
     fleet.createSampleObjects(CLUSTERS);
   }
 
-  @AfterEach
-  void stopAll() {
-    fleet.close();
-    assertThat(fleet.journal().violations()).isEmpty();
-  }
-
-  @Test
-  void threeReplicasConvergeAndEveryObjectIsReconciledByItsShardsOwner() {
-    fleet.start("op-a", "op-b", "op-c");
-
-    fleet.awaitConvergedAndReconciled("op-a", "op-b", "op-c");
-    assertThat(fleet.journal().entries()).extracting(Journal.Entry::replica).contains("op-a", "op-b", "op-c");
-  }
-
-  @Test
-  void aGracefulStopHandsItsShardsOverAndTheNewOwnersReconcileAllTheirObjects() {
-    fleet.start("op-a", "op-b", "op-c");
-    fleet.awaitConvergedAndReconciled("op-a", "op-b", "op-c");
-
-    fleet.stop("op-b");
-
-    fleet.awaitConvergedAndReconciled("op-a", "op-c");
-  }
-
-  @Test
-  void theSurvivorsTakeOverACrashedReplicasShardsAndReconcileAllTheirObjects() {
-    fleet.start("op-a", "op-b", "op-c");
-    fleet.awaitConvergedAndReconciled("op-a", "op-b", "op-c");
-
-    fleet.crash("op-c");
-
-    fleet.awaitConvergedAndReconciled("op-a", "op-b");
-  }
-
-  @Test
-  void aJoiningReplicaTakesItsShareAndReconcilesAllItsObjects() {
-    fleet.start("op-a", "op-b");
-    fleet.awaitConvergedAndReconciled("op-a", "op-b");
-
-    fleet.start("op-c");
-
-    fleet.awaitConvergedAndReconciled("op-a", "op-b", "op-c");
-  }
-
-  @Test
-  void onlyTheOwnerOfTheClustersShardFinalizesADeletedRelease() {
-    fleet.start("op-a", "op-b", "op-c");
-    fleet.awaitConvergedAndReconciled("op-a", "op-b", "op-c");
-
-    KubernetesClient admin = kube.admin();
-    admin.configMaps().inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL, SampleObjects.RELEASE).delete();
-    admin.configMaps().inNamespace(namespace).withName("cluster-0").delete();
-
-    await().atMost(WITHIN).until(() -> admin.configMaps().inNamespace(namespace)
-        .withLabel(SampleObjects.KIND_LABEL).list().getItems().size() == CLUSTERS - 1);
-    Map<String, Set<String>> finalizedBy = fleet.journal().entries().stream().filter(Journal.Entry::cleanup)
-        .collect(Collectors.groupingBy(Journal.Entry::key, Collectors.mapping(Journal.Entry::replica, Collectors.toSet())));
-    assertThat(finalizedBy).hasSize(CLUSTERS * 2 + 1);
-    // Each by one replica, the owner of its shard when it began (the journal checks ownership).
-    finalizedBy.forEach((key, by) -> assertThat(by).as(key).hasSize(1));
+  @Override
+  Duration within() {
+    return WITHIN;
   }
 }
