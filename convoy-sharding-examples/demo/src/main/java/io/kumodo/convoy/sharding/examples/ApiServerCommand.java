@@ -24,7 +24,7 @@ import java.util.List;
  * command line prints one line naming the flag to {@code err} and returns 2; a port that cannot be
  * bound returns 1.
  */
-public final class ApiServerCommand implements Command {
+public final class ApiServerCommand extends Command {
 
   private static final Flags FLAGS = new Flags("api-server [--port PORT] [--real]")
       .value("port", "PORT", "TCP port on 127.0.0.1; 0 picks a free port (default 0)")
@@ -46,19 +46,11 @@ public final class ApiServerCommand implements Command {
 
   /** The command, stopping when {@code stopSignal} returns, with {@code --real} on {@code binaries}. */
   public ApiServerCommand(StopSignal stopSignal, KubeBinaries.Locator binaries) {
+    super("api-server",
+        "run only the mock Kubernetes API server (CRUD mode), or with --real etcd and kube-apiserver, for kubectl"
+            + " and replicas");
     this.stopSignal = stopSignal;
     this.binaries = binaries;
-  }
-
-  @Override
-  public String name() {
-    return "api-server";
-  }
-
-  @Override
-  public String summary() {
-    return "run only the mock Kubernetes API server (CRUD mode), or with --real etcd and kube-apiserver, for kubectl"
-        + " and replicas";
   }
 
   @Override

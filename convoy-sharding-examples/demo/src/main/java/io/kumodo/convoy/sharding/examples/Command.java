@@ -14,22 +14,35 @@ import java.util.List;
  * <p>A command writes its normal output to {@code out}, diagnostics to {@code err}, and returns
  * its exit code instead of calling {@link System#exit}, so that tests can run it in-process.
  */
-public interface Command {
+public abstract class Command {
 
   /** The command ran and finished normally. */
-  int EXIT_OK = 0;
+  public static final int EXIT_OK = 0;
 
   /** The command failed at run time (for example, a port already in use). */
-  int EXIT_FAILURE = 1;
+  public static final int EXIT_FAILURE = 1;
 
   /** The command line was wrong (unknown flag, bad value); nothing was started. */
-  int EXIT_USAGE = 2;
+  public static final int EXIT_USAGE = 2;
+
+  private final String name;
+  private final String summary;
+
+  /** A command selected by {@code name}, described in the command list by {@code summary}. */
+  protected Command(String name, String summary) {
+    this.name = name;
+    this.summary = summary;
+  }
 
   /** The word that selects this command on the command line, e.g. {@code api-server}. */
-  String name();
+  public final String name() {
+    return name;
+  }
 
   /** One line saying what the command does, for the dispatcher's command list. */
-  String summary();
+  public final String summary() {
+    return summary;
+  }
 
   /**
    * Runs the command.
@@ -40,5 +53,5 @@ public interface Command {
    * @return the process exit code: {@link #EXIT_OK}, {@link #EXIT_FAILURE} or {@link #EXIT_USAGE}
    * @throws Exception when the command fails in a way it does not report itself
    */
-  int run(List<String> args, PrintStream out, PrintStream err) throws Exception;
+  public abstract int run(List<String> args, PrintStream out, PrintStream err) throws Exception;
 }

@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
  * source ({@link KubeBinaries}; never built here: when they are not built, one line says how and
  * the command returns 1), stopped and deleted at the end or when the JVM exits.
  */
-public final class DemoCommand implements Command {
+public final class DemoCommand extends Command {
   static final String COMPONENT = "convoy-cm";
   static final String LEASE_NAMESPACE = "convoy-system";
   static final String OBJECT_NAMESPACE = "demo";
@@ -50,18 +50,10 @@ public final class DemoCommand implements Command {
 
   /** The command with {@code --real-api-server} on {@code binaries}. */
   public DemoCommand(KubeBinaries.Locator binaries) {
+    super("demo",
+        "run three replicas against an embedded mock API server (--real-api-server: a real one) through a "
+            + "failover scenario (default)");
     this.binaries = binaries;
-  }
-
-  @Override
-  public String name() {
-    return "demo";
-  }
-
-  @Override
-  public String summary() {
-    return "run three replicas against an embedded mock API server (--real-api-server: a real one) through a "
-        + "failover scenario (default)";
   }
 
   @Override

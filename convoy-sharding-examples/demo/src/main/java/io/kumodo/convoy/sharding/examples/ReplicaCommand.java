@@ -24,7 +24,7 @@ import java.util.concurrent.TimeoutException;
  * the drain mark its own drain set (a mark an operator set stays). A SIGKILL leaves its leases to expire. With {@code --record-events} each
  * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}).
  */
-public final class ReplicaCommand implements Command {
+public final class ReplicaCommand extends Command {
   private static final Flags FLAGS = new Flags(
       "replica [--server URL] [--kubeconfig FILE] [--component NAME] [--namespace NS] [spec flags]")
       .value("server", "URL", "API server URL (default: from kubeconfig or in-cluster config)")
@@ -48,18 +48,9 @@ public final class ReplicaCommand implements Command {
 
   /** The command with its own stop signal and environment, for tests. */
   public ReplicaCommand(StopSignal stopSignal, Map<String, String> env) {
+    super("replica", "run one replica of the sample controller until SIGTERM");
     this.stopSignal = stopSignal;
     this.env = env;
-  }
-
-  @Override
-  public String name() {
-    return "replica";
-  }
-
-  @Override
-  public String summary() {
-    return "run one replica of the sample controller until SIGTERM";
   }
 
   @Override

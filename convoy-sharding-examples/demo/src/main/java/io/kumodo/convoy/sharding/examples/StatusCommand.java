@@ -36,7 +36,7 @@ import java.util.List;
  * Exit codes: 0 done (also when nothing needed to change), 1 failed (e.g. an unknown replica,
  * an unreachable server), 2 bad command line.
  */
-public final class StatusCommand implements Command {
+public final class StatusCommand extends Command {
   private static final Flags FLAGS = new Flags("status [SUBCOMMAND ARG] [--server URL] [--kubeconfig FILE] "
       + "[--component NAME] [--lease-namespace NS] [--shards N] [--watch]")
       .value("server", "URL", "API server URL (default: from kubeconfig or in-cluster config)")
@@ -75,17 +75,8 @@ public final class StatusCommand implements Command {
 
   /** The command on {@code clock}, for tests. */
   public StatusCommand(Clock clock) {
+    super("status", "show every shard's owner and state and the members; drain or undrain a shard or a replica");
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return "status";
-  }
-
-  @Override
-  public String summary() {
-    return "show every shard's owner and state and the members; drain or undrain a shard or a replica";
   }
 
   @Override
