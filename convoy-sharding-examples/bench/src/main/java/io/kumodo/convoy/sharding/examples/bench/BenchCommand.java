@@ -26,6 +26,22 @@ final class BenchCommand {
   private BenchCommand() {}
 
   /**
+   * The flags of replicas on an API server that the failover and the comparison benchmark share,
+   * with their defaults; the benchmark adds its own.
+   */
+  static Flags fleetFlags(String name, int runs, String lease, String renew) {
+    return new Flags(name + " [flags]")
+        .value("runs", "N", "runs of each hand-over scenario (default " + runs + ")")
+        .value("replicas", "N", "replicas of the hand-over scenarios (default 3)")
+        .value("shards", "N", "convoy's shard count (default 32)")
+        .value("lease", "D", "lease duration (default " + lease + ")")
+        .value("renew", "D", "convoy's renew interval (default " + renew + ")")
+        .value("assignment", "NAME", "modulo or balanced (default modulo)")
+        .value("seed", "N", "seed of the random choices (default 1)")
+        .bool("real-api-server", "then the same on a real etcd and kube-apiserver");
+  }
+
+  /**
    * Prints the usage when {@code argv} asks for help, else runs {@code body}; returns the exit
    * code: 0, or 2 when {@code body} found the command line wrong.
    */

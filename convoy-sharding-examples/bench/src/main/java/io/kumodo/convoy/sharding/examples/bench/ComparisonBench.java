@@ -32,22 +32,14 @@ import java.util.Map;
  * needed, and where they cannot be, one line says why).
  */
 public final class ComparisonBench {
-  private static final Flags FLAGS = new Flags("ComparisonBench [flags]")
-      .value("runs", "N", "runs of each hand-over scenario (default 5)")
-      .value("replicas", "N", "replicas of the hand-over scenarios (default 3)")
-      .value("shards", "N", "convoy's shard count (default 32)")
-      .value("lease", "D", "lease duration of both (default 6s)")
-      .value("renew-deadline", "D", "the leader election's renew deadline (default 5s)")
-      .value("renew", "D", "convoy's renew interval, the leader election's retry period (default 2s)")
-      .value("assignment", "NAME", "modulo or balanced (default modulo)")
+  private static final Flags FLAGS = BenchCommand.fleetFlags("ComparisonBench", 5, "6s", "2s")
+      .value("renew-deadline", "D", "the leader election's renew deadline; its retry period is --renew (default 5s)")
       .value("objects", "N", "objects of the reconcile workload (default 10000)")
       .value("io", "D", "I/O wait of one reconcile (default 5ms)")
       .value("workers", "N", "reconcile workers per replica (default 4)")
       .value("workload-replicas", "N,N", "replica counts of the workload (default 1,2,4,8)")
       .value("workload-runs", "N", "workload runs, the best counts (default 2)")
-      .value("intervals", "N", "renew intervals of the request count (default 5)")
-      .value("seed", "N", "seed of the random choices (default 1)")
-      .bool("real-api-server", "then the same on a real etcd and kube-apiserver");
+      .value("intervals", "N", "renew intervals of the request count (default 5)");
 
   private ComparisonBench() {}
 

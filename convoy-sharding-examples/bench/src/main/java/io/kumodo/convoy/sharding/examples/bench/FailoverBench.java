@@ -41,17 +41,10 @@ import java.util.Map;
  * (default 3 s / 1 s, the same 3:1 ratio) and is reported as multiples of those.
  */
 public final class FailoverBench {
-  private static final Flags FLAGS = new Flags("FailoverBench [flags]")
-      .value("runs", "N", "runs of each scenario (default 20)")
-      .value("shards", "N", "shard count (default 32)")
-      .value("replicas", "N", "replicas (default 3)")
-      .value("lease", "D", "lease duration of the graceful stop and the join (default 30s)")
-      .value("renew", "D", "renew interval of the graceful stop and the join (default 10s)")
-      .value("crash-lease", "D", "lease duration of the crash (default 3s)")
-      .value("crash-renew", "D", "renew interval of the crash (default 1s)")
-      .value("assignment", "NAME", "modulo or balanced (default modulo)")
-      .value("seed", "N", "seed of the random choices (default 1)")
-      .bool("real-api-server", "then the same on a real etcd and kube-apiserver, and both side by side");
+  private static final Flags FLAGS = BenchCommand.fleetFlags("FailoverBench", 20, "30s", "10s")
+      .value("crash-lease", "D", "lease duration of the crash; --lease is the graceful stop's and the join's "
+          + "(default 3s)")
+      .value("crash-renew", "D", "renew interval of the crash (default 1s)");
 
   private FailoverBench() {}
 
