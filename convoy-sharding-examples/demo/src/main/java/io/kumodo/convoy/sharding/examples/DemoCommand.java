@@ -6,10 +6,11 @@ package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.DurationLimits;
 import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
+import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
+import io.kumodo.convoy.sharding.fabric8.OptionsException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,10 +75,10 @@ public final class DemoCommand extends Command {
       clusters = parsed.intValue("clusters", 10, 1, 1000);
       lease = parsed.duration("lease-duration", "4s");
       renew = parsed.duration("lease-renew-interval", "1s");
-      try {
-        DurationLimits.leaseDuration("--lease-duration", lease);
-        DurationLimits.renewInterval("--lease-renew-interval", renew, "--lease-duration", lease);
-      } catch (IllegalArgumentException e) {
+      try { // the spec flags' rules are CoordinatorOptions' (the replicas' own IDs are the demo's)
+        CoordinatorOptions.builder().replicaId("cm-a").shards(shards).leaseDuration(lease).leaseRenewInterval(renew)
+            .build();
+      } catch (OptionsException e) {
         throw new UsageException(e.getMessage());
       }
     } catch (UsageException e) {
