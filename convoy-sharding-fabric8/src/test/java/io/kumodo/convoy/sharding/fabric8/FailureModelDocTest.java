@@ -49,10 +49,10 @@ class FailureModelDocTest {
     assertThat(missing).as("tests cited in docs/failure-model.md that do not exist").isEmpty();
   }
 
-  /** Test class name to source text, over every module's src/test/java. */
+  /** Test class name to source text, over every module's src/test/java, nested modules too (examples/demo). */
   private static Map<String, String> testSources() throws IOException {
     Map<String, String> sources = new HashMap<>();
-    try (Stream<Path> modules = Files.list(ROOT)) {
+    try (Stream<Path> modules = Files.walk(ROOT, 2)) {
       for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("src/test/java"))).toList()) {
         try (Stream<Path> files = Files.walk(module.resolve("src/test/java"))) {
           for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
