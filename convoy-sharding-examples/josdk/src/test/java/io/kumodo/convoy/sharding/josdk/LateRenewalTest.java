@@ -17,12 +17,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseRole;
-import io.kumodo.convoy.sharding.LeaseStore;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +32,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -188,42 +185,18 @@ class LateRenewalTest {
   }
 
   /** An in-memory store that runs {@code onShardUpdate} once, inside the next shard lease write. */
-  private static final class LateStore implements LeaseStore {
-    private final InMemoryLeaseStore delegate;
+  private static final class LateStore extends FaultyLeaseStore {
     volatile Runnable onShardUpdate;
 
     LateStore(InMemoryLeaseStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public List<Lease> list(String component) {
-      return delegate.list(component);
-    }
-
-    @Override
-    public Lease create(Lease lease) throws LeaseStoreException {
-      return delegate.create(lease);
-    }
-
-    @Override
-    public Lease update(Lease lease) throws LeaseStoreException {
-      Runnable hook = onShardUpdate;
-      if (hook != null && lease.key().role() == LeaseRole.SHARD) {
-        onShardUpdate = null;
-        hook.run();
-      }
-      return delegate.update(lease);
-    }
-
-    @Override
-    public void delete(Lease lease) throws LeaseStoreException {
-      delegate.delete(lease);
-    }
-
-    @Override
-    public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
-      return delegate.watch(component, listener);
+      super(delegate);
+      with(Faults.before((call, lease) -> {
+        Runnable hook = onShardUpdate;
+        if (call == Call.UPDATE && hook != null && lease.key().role() == LeaseRole.SHARD) {
+          onShardUpdate = null;
+          hook.run();
+        }
+      }));
     }
   }
 
