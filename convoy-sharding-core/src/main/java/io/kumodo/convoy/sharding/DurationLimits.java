@@ -8,10 +8,11 @@ import java.time.Duration;
 
 /**
  * The allowed ranges of the coordinator's durations.
- * Moved to {@link io.kumodo.convoy.sharding.internal.DurationLimits} (not API, no compatibility promise);
- * this forwarder keeps the old name working for its callers (the examples) and is to be
- * deprecated, then removed, once they use the internal one.
+ *
+ * @deprecated not API: moved to {@link io.kumodo.convoy.sharding.internal.DurationLimits}, which has no
+ *     compatibility promise; this forwarder goes in a later release.
  */
+@Deprecated(forRemoval = true)
 public final class DurationLimits {
   /** The shortest renew interval, 100 ms. */
   public static final Duration MIN_RENEW_INTERVAL = io.kumodo.convoy.sharding.internal.DurationLimits.MIN_RENEW_INTERVAL;

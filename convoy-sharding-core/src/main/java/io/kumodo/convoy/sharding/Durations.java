@@ -8,10 +8,11 @@ import java.time.Duration;
 
 /**
  * The Go form of durations ({@code 30s}, {@code 1m30s}, {@code 500ms}).
- * Moved to {@link io.kumodo.convoy.sharding.internal.Durations} (not API, no compatibility promise);
- * this forwarder keeps the old name working for its callers (the examples) and is to be
- * deprecated, then removed, once they use the internal one.
+ *
+ * @deprecated not API: moved to {@link io.kumodo.convoy.sharding.internal.Durations}, which has no
+ *     compatibility promise; this forwarder goes in a later release.
  */
+@Deprecated(forRemoval = true)
 public final class Durations {
   private Durations() {}
 

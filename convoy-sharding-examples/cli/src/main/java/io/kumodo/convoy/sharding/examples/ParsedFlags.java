@@ -4,7 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
-import io.kumodo.convoy.sharding.Durations;
+import io.kumodo.convoy.sharding.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,11 +6,11 @@ package io.kumodo.convoy.sharding.examples;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.Durations;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
+import io.kumodo.convoy.sharding.internal.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

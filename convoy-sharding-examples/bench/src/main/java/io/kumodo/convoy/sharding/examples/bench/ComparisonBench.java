@@ -94,7 +94,7 @@ public final class ComparisonBench {
   }
 
   private static String format(java.time.Duration d) {
-    return io.kumodo.convoy.sharding.Durations.format(d);
+    return io.kumodo.convoy.sharding.internal.Durations.format(d);
   }
 
   private static double load() {
