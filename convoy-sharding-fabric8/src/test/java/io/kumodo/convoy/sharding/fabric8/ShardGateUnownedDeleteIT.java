@@ -11,26 +11,29 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * On the mock server, with a real informer that sees all objects: an object without a finalizer
  * deleted between a graceful stop of its shard's owner and the taker's tick is reconciled, as
  * missing, by the taker.
  */
-@ExtendWith(QuietMockServer.class)
-@EnableKubernetesMockClient(crud = true, https = false)
 class ShardGateUnownedDeleteIT {
-  KubernetesMockServer server;
-  KubernetesClient client;
+  /** The fabric8 ITs' mock API server, whose watches close off its event loop (no deadlock to flush around). */
+  private final FaultyApiServer server = FaultyApiServer.start();
+  private final KubernetesClient client = FaultyApiServer.client(server.port(), c -> c);
+
+  @AfterEach
+  void stopServer() {
+    client.close();
+    server.close();
+  }
 
   @Test
   void anObjectDeletedWhileItsShardHasNoOwnerIsReconciledAsMissingByTheNextOwner() throws Exception {
@@ -82,7 +85,6 @@ class ShardGateUnownedDeleteIT {
         assertThat(result).isEqualTo(ReconcileResult.DONE);
         assertThat(missing[0]).as("the reconciler saw the object missing").isTrue();
       } finally {
-        MockWatches.flush(server);
         informer.stop();
       }
     }
