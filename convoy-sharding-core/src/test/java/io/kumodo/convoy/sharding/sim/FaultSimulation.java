@@ -25,10 +25,12 @@ import java.util.Random;
  *   <li>Fencing tokens: the token an owner reports ({@link Coordinator#fencingToken(int)}) is
  *       never below the one its predecessor reported, and above it for another owner.
  *   <li>Liveness: after the last fault ends, every shard is owned within the
- *       {@linkplain #bound() bound}: lease duration + 2 renew intervals (+1% for clock rate
- *       drift).
- *   <li>OnChange: the callbacks of each replica add up to its owned set; no change is lost or
- *       reported twice.
+ *       {@linkplain #bound() bound}: lease duration + 2 renew intervals, stretched by the clock
+ *       rate drift.
+ *   <li>OnChange: the callbacks of each process add up to its owned set; no change is lost or
+ *       reported twice: a shard a process owns was reported acquired, one it was seen not to own
+ *       since is reported released and acquired again before it owns it again, and a closed
+ *       process was told of every release.
  *   <li>Drains ({@link SimDrains}): a drain future completes only while its replica owns nothing
  *       and was not undrained since; a drained replica releases its shards only once its drain
  *       mark is in the store (else peers, still counting it, leave them unowned); an operator's
@@ -40,13 +42,18 @@ import java.util.Random;
  * join of a new replica, partitions (every store call fails), flaky writes (a call fails before
  * it is applied, or is applied and its response lost, as a slow write that times out does),
  * outside writes that touch a lease, GC pauses that delay ticks, wall-clock offsets of several
- * lease durations and clock rate drift up to 1%, drains and undrains (through the API and by an
+ * lease durations and wall-clock steps ({@link SimClocks}), monotonic clocks of any origin that
+ * drift up to the rate the guarantees allow, drains and undrains (through the API and by an
  * operator's mark on member and shard leases), store calls that throw an Error, an operator
- * deleting and editing leases ({@link SimOutsiders}). Each process sees the store with a watch,
- * without one, or with a lagging one ({@link SimViews}). The faults are catalogued in {@link SimFaults},
- * the checks in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in
- * {@link SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()}
- * replays it step by step.
+ * deleting and editing leases ({@link SimOutsiders}), a restart under the same ID while the old
+ * process is paused and two processes with one ID ({@link SimSameId}, behind
+ * {@link Builder#sameIdFaults}), and switches of the shard-renewal mode ({@link SimModeSwitch},
+ * once the core has both modes). Each process sees the store with a watch, without one, or with a
+ * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
+ * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
+ * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
+ * SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()} replays it
+ * step by step.
  */
 public final class FaultSimulation {
   static final String COMPONENT = "sim";
@@ -60,13 +67,19 @@ public final class FaultSimulation {
   private final int faults;
   final double maxDrift;
   final Assignment assignment;
+  /** Checker self-test: each process's first OnChange call is not heard, as if the library lost it. */
+  final boolean loseFirstOnChange;
+  /** The mode new processes start in: the simulation's, until a rolling switch changes it. */
+  SimRenewal renewal;
 
   final Random random;
   final VirtualTime time = new VirtualTime();
   /** The shared store; its creation times come from the virtual clock, so a seed gives one run. */
   final InMemoryLeaseStore store = new InMemoryLeaseStore(time.clock());
-  final Map<String, SimReplica> replicas = new LinkedHashMap<>();
-  private final List<SimFault> catalogue = SimFaults.catalogue();
+  /** Every process started, in order (several may share an ID; crashed and stopped ones stay). */
+  final List<SimReplica> replicas = new ArrayList<>();
+  private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
+  private final List<SimFault> catalogue;
   private final SimChecker checker;
   final SimDrains drains = new SimDrains(this);
   private final List<String> trace = new ArrayList<>();
@@ -82,8 +95,11 @@ public final class FaultSimulation {
     this.renew = b.renew;
     this.faultPhase = b.faultPhase;
     this.faults = b.faults;
-    this.maxDrift = b.maxDrift;
+    this.maxDrift = Double.isNaN(b.maxDrift) ? 0.95 * allowedDrift(b.lease, b.renew) : b.maxDrift;
     this.assignment = b.assignment;
+    this.renewal = b.renewal;
+    this.loseFirstOnChange = b.loseFirstOnChange;
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
   }
@@ -93,10 +109,26 @@ public final class FaultSimulation {
     return new Builder();
   }
 
-  /** How long after the last fault every shard must have an owner. */
+  /**
+   * How long after the last fault every shard must have an owner: lease duration + 2 renew
+   * intervals as measured by a clock that runs slow by the largest drift, that is divided by
+   * (1 - drift).
+   */
   public Duration bound() {
     Duration b = lease.plus(renew.multipliedBy(2));
-    return b.plus(b.dividedBy(100));
+    return Duration.ofNanos((long) Math.ceil(b.toNanos() / (1 - maxDrift)));
+  }
+
+  /**
+   * The clock rate drift the guarantees allow with the default fencing margin m = min(L/5, (L -
+   * R)/2): every clock within a fraction m / (2L - m) of real time (docs/failure-model.md,
+   * assumption 1). A holder then stops owning, on a clock slow by that much, before a taker whose
+   * clock is fast by that much has seen its lease unchanged for L.
+   */
+  public static double allowedDrift(Duration lease, Duration renew) {
+    double l = lease.toNanos();
+    double m = Math.min(l / 5, (l - renew.toNanos()) / 2);
+    return m / (2 * l - m);
   }
 
   /** The outcome of one run. */
@@ -160,7 +192,7 @@ public final class FaultSimulation {
       checker.checkOnChangeReplay();
       drains.checkDrainedShardsUnowned();
     }
-    for (SimReplica r : replicas.values()) {
+    for (SimReplica r : replicas) {
       r.scheduler.killed = true;
     }
     return new Result(seed, List.copyOf(violations), List.copyOf(trace),
@@ -170,20 +202,55 @@ public final class FaultSimulation {
   // What the faults and the checker use. ----------------------------------------------------------
 
   /**
-   * Starts a process (a new one, or a restart under a known ID), its wall clock up to 5 lease
-   * durations ahead or behind: built, primed and started.
+   * Starts a process (a new one, or another under a known ID) in the current mode, its wall clock
+   * up to 5 lease durations ahead or behind: built, primed and started.
    */
   SimReplica startReplica(String id) {
-    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos())));
+    return startReplica(id, renewal);
   }
 
-  /** Starts a process whose wall clock is {@code offset} off, with a view of the store the seed picks. */
+  /** Starts a process in {@code mode}, its wall clock up to 5 lease durations ahead or behind. */
+  SimReplica startReplica(String id, SimRenewal mode) {
+    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos())), mode);
+  }
+
+  /** Starts a process in the current mode whose wall clock is {@code offset} off. */
   SimReplica startReplica(String id, Duration offset) {
-    SimReplica r = new SimReplica(this, id, offset, SimViews.choose(this));
-    replicas.put(id, r);
+    return startReplica(id, offset, renewal);
+  }
+
+  private SimReplica startReplica(String id, Duration offset, SimRenewal mode) {
+    int n = processesPerId.merge(id, 1, Integer::sum);
+    SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, offset, SimViews.choose(this));
+    replicas.add(r);
     r.coordinator.prime();
     r.coordinator.start();
     return r;
+  }
+
+  /**
+   * A process's clock rate drift: a third of the processes at the largest drift, fast or slow,
+   * the others anywhere within it.
+   */
+  double drawDrift() {
+    double d = random.nextInt(3) == 0 ? maxDrift : random.nextDouble() * maxDrift;
+    return random.nextBoolean() ? d : -d;
+  }
+
+  /** Every replica ID a process was started with, in order. */
+  List<String> ids() {
+    return List.copyOf(processesPerId.keySet());
+  }
+
+  /** The running processes of replica {@code id}. */
+  List<SimReplica> running(String id) {
+    List<SimReplica> list = new ArrayList<>();
+    for (SimReplica r : running()) {
+      if (r.id.equals(id)) {
+        list.add(r);
+      }
+    }
+    return list;
   }
 
   String newId() {
@@ -194,10 +261,10 @@ public final class FaultSimulation {
     return list.get(random.nextInt(list.size()));
   }
 
-  /** The replicas neither crashed nor stopped. */
+  /** The processes neither crashed nor stopped. */
   List<SimReplica> running() {
     List<SimReplica> list = new ArrayList<>();
-    for (SimReplica r : replicas.values()) {
+    for (SimReplica r : replicas) {
       if (r.running()) {
         list.add(r);
       }
@@ -205,12 +272,12 @@ public final class FaultSimulation {
     return list;
   }
 
-  /** The crashed or stopped replicas. */
-  List<SimReplica> down() {
-    List<SimReplica> list = new ArrayList<>();
-    for (SimReplica r : replicas.values()) {
-      if (!r.running()) {
-        list.add(r);
+  /** The replica IDs with no running process, each once. */
+  List<String> downIds() {
+    List<String> list = new ArrayList<>();
+    for (String id : processesPerId.keySet()) {
+      if (running(id).isEmpty()) {
+        list.add(id);
       }
     }
     return list;
@@ -222,8 +289,13 @@ public final class FaultSimulation {
    */
   long faultUntil(long maxNanos) {
     long until = time.read() + (long) (random.nextDouble() * maxNanos);
-    lastFaultEnd = Math.max(lastFaultEnd, until);
+    extendFaultsTo(until);
     return until;
+  }
+
+  /** A fault acts until {@code until} (a scheduled step of it, say): the liveness bound counts from there at the earliest. */
+  void extendFaultsTo(long until) {
+    lastFaultEnd = Math.max(lastFaultEnd, until);
   }
 
   /** For a trace: how long from now until {@code until}. */
@@ -245,13 +317,13 @@ public final class FaultSimulation {
 
   /** Lagging watches catch up: the last fault ends no earlier than the last late delivery. */
   private void healLags() {
-    for (SimReplica r : replicas.values()) {
+    for (SimReplica r : replicas) {
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
     }
   }
 
   private void healAll() {
-    for (SimReplica r : replicas.values()) {
+    for (SimReplica r : replicas) {
       r.store.partitionedUntil = 0;
       r.store.flakyUntil = 0;
       r.store.errorsUntil = 0;
@@ -274,8 +346,11 @@ public final class FaultSimulation {
     private Duration renew = Duration.ofSeconds(10);
     private Duration faultPhase = Duration.ofMinutes(10);
     private int faults = 12;
-    private double maxDrift = 0.01;
+    private double maxDrift = Double.NaN;
     private Assignment assignment = Assignment.modulo();
+    private SimRenewal renewal = SimRenewal.EACH;
+    private boolean sameIdFaults = true;
+    private boolean loseFirstOnChange;
 
     private Builder() {}
 
@@ -286,15 +361,37 @@ public final class FaultSimulation {
     }
 
     /**
-     * The largest clock rate drift of a replica, as a fraction: 0.01 (the default) lets a
-     * replica's clock run up to 1% fast or slow. The guarantees assume a small drift; a large one
-     * shows what breaks without that assumption.
+     * The largest clock rate drift of a process, as a fraction: 0.1 lets its clock run up to 10%
+     * fast or slow. By default 95% of the {@linkplain FaultSimulation#allowedDrift drift the
+     * guarantees allow} (10.6% with the default timing); a larger one shows what breaks without
+     * that assumption.
      */
     public Builder maxClockDrift(double maxDrift) {
       if (maxDrift < 0 || maxDrift >= 1) {
         throw new IllegalArgumentException("maxClockDrift must be in [0, 1): " + maxDrift);
       }
       this.maxDrift = maxDrift;
+      return this;
+    }
+
+    /** The shard-renewal mode every process starts in (default EACH); a mode switch changes it. */
+    Builder renewal(SimRenewal renewal) {
+      this.renewal = renewal;
+      return this;
+    }
+
+    /**
+     * Whether the schedule may restart a process under its ID while the old one is paused, or
+     * start a second process with the ID of a running one ({@link SimSameId}); default true.
+     */
+    public Builder sameIdFaults(boolean sameIdFaults) {
+      this.sameIdFaults = sameIdFaults;
+      return this;
+    }
+
+    /** For the checker's own test: each process's first OnChange call goes unheard. */
+    Builder loseFirstOnChange() {
+      this.loseFirstOnChange = true;
       return this;
     }
 

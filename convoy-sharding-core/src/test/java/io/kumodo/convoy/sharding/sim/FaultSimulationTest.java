@@ -8,21 +8,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Assignment;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Tens of thousands of seeded fault schedules: safety and fencing tokens at every virtual
- * instant, liveness within the bound after the last fault, no lost or duplicated OnChange. The
- * schedules run in parallel, one per core (each is independent and deterministic by its seed);
+ * Tens of thousands of seeded fault schedules per shard-renewal mode: safety and fencing tokens
+ * at every virtual instant, liveness within the bound after the last fault, no lost or duplicated
+ * OnChange. Each mode the core has runs (one parameter each, so one {@code mvn verify} runs both);
+ * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
+ * its seed and mode). {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only,
  * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
  * threads, {@code -Dconvoy.sim.seed=S} replays one schedule, {@code -Dconvoy.sim.firstSeed=S}
- * searches further seeds, {@code -Dconvoy.sim.renewal=each|member} picks the shard-renewal mode of
- * every replica ({@code each}, the default, is the spec's; {@code member} is issue 15's mode, not on
- * main yet: asking for it fails at once until it is).
+ * searches further seeds, {@code -Dconvoy.sim.sameId=false} leaves out the faults with two
+ * processes of one replica ID.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -30,22 +34,16 @@ class FaultSimulationTest {
       Runtime.getRuntime().availableProcessors());
   private static final long ONLY_SEED = Long.getLong("convoy.sim.seed", 0);
   private static final long FIRST_SEED = Long.getLong("convoy.sim.firstSeed", 1);
+  private static final String ONLY_MODE = System.getProperty("convoy.sim.renewal", "");
+  private static final boolean SAME_ID = Boolean.parseBoolean(System.getProperty("convoy.sim.sameId", "true"));
   private static final int REPORTED = 3;
-  /** The shard-renewal mode of every replica: {@code each} (default) or {@code member}. */
-  static final String RENEWAL = renewal(System.getProperty("convoy.sim.renewal", "each"));
 
-  private static String renewal(String mode) {
-    if (!mode.equals("each")) {
-      throw new IllegalArgumentException("-Dconvoy.sim.renewal must be each (member renewal is not on main yet): "
-          + mode);
-    }
-    return mode;
-  }
-
-  /** The schedule of {@code seed}: its replicas, shards, faults and assignment follow from it. */
-  static FaultSimulation.Result schedule(long seed) {
+  /** The schedule of {@code seed} in {@code mode}: its replicas, shards, faults and assignment follow from the seed. */
+  static FaultSimulation.Result schedule(long seed, SimRenewal mode) {
     return FaultSimulation.builder()
         .seed(seed)
+        .renewal(mode)
+        .sameIdFaults(SAME_ID)
         .replicas(1 + (int) (seed % 5))
         .shards(seed % 3 == 0 ? 16 : 8)
         .faults(6 + (int) (seed % 14), Duration.ofMinutes(5))
@@ -54,8 +52,14 @@ class FaultSimulationTest {
         .run();
   }
 
-  @Test
-  void noScheduleBreaksSafetyLivenessOrOnChange() throws Exception {
+  /** The modes the core has, or the one {@code -Dconvoy.sim.renewal} names. */
+  static List<SimRenewal> modes() {
+    return ONLY_MODE.isBlank() ? SimRenewal.available() : List.of(SimRenewal.ofFlag(ONLY_MODE));
+  }
+
+  @ParameterizedTest(name = "{0} mode")
+  @MethodSource("modes")
+  void noScheduleBreaksSafetyLivenessOrOnChange(SimRenewal mode) throws Exception {
     long first = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED;
     long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
@@ -67,7 +71,7 @@ class FaultSimulationTest {
         if (failures.size() >= REPORTED) {
           return; // enough to look at
         }
-        FaultSimulation.Result result = schedule(seed);
+        FaultSimulation.Result result = schedule(seed, mode);
         if (!result.ok()) {
           failures.put(seed, result.report());
         } else {
@@ -77,13 +81,13 @@ class FaultSimulationTest {
     } finally {
       pool.shutdown();
     }
-    assertThat(failures.values()).as("failing seeds with replayable traces (-Dconvoy.sim.seed=S replays one)")
-        .isEmpty();
+    assertThat(failures.values()).as("failing seeds in " + mode.flag() + " mode with replayable traces"
+        + " (-Dconvoy.sim.renewal=" + mode.flag() + " -Dconvoy.sim.seed=S replays one)").isEmpty();
     Map.Entry<Long, Long> worst = settled.lastEntry();
-    System.out.println("fault simulation (" + RENEWAL + " renewal): " + (last - first + 1) + " schedules on "
-        + THREADS + " threads in "
-        + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s, worst settle after the last fault "
-        + Duration.ofNanos(worst.getKey()) + " (seed " + worst.getValue() + ")");
+    System.out.println("fault simulation, " + mode.flag() + " mode: " + (last - first + 1) + " schedules on "
+        + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
+        + " s, worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
+        + worst.getValue() + ")");
   }
 
   @Test
@@ -91,6 +95,13 @@ class FaultSimulationTest {
     FaultSimulation.Result a = FaultSimulation.builder().seed(42).replicas(4).build().run();
     FaultSimulation.Result b = FaultSimulation.builder().seed(42).replicas(4).build().run();
     assertThat(a.trace()).isEqualTo(b.trace()).isNotEmpty();
+  }
+
+  @Test
+  void theCheckerCatchesAnAcquisitionTheCallbacksWereNeverToldOf() {
+    FaultSimulation.Result r = FaultSimulation.builder().seed(3).replicas(2).loseFirstOnChange().build().run();
+    assertThat(r.violations()).isNotEmpty();
+    assertThat(r.violations().get(0)).startsWith("OnChange: ").contains("but was never told it acquired it");
   }
 
   @Test

@@ -11,8 +11,9 @@ import java.util.Collection;
  * instant (a crashed replica no longer acts and is not counted); the fencing token of a shard,
  * as {@link io.kumodo.convoy.sharding.Coordinator#fencingToken(int)} reports it to its owners,
  * never going backwards, and growing with every change of owner (another process, or the same ID
- * restarted); every shard owned after the faults; and each replica's OnChange events adding up
- * to its owned set.
+ * restarted); every shard owned after the faults; and each process's OnChange events adding up
+ * to its owned set, with none lost or reported twice ({@link SimReplica#checkOwnsAgainstOnChange}).
+ * Processes that share a replica ID count as two: two of them owning one shard is two owners.
  */
 final class SimChecker {
   private final FaultSimulation sim;
@@ -32,14 +33,19 @@ final class SimChecker {
     if (sim.failed()) {
       return;
     }
-    Collection<SimReplica> all = sim.replicas.values();
+    Collection<SimReplica> all = sim.replicas;
     for (int shard = 0; shard < sim.shards; shard++) {
       SimReplica first = null;
       for (SimReplica r : all) {
-        if (!r.crashed && r.coordinator.owns(shard)) {
+        if (r.crashed) {
+          continue;
+        }
+        boolean owns = r.coordinator.owns(shard);
+        r.checkOwnsAgainstOnChange(shard, owns);
+        if (owns) {
           if (first != null) {
-            sim.violation("safety: at " + sim.time.elapsed() + " shard " + shard + " owned by " + first.id + " and "
-                + r.id);
+            sim.violation("safety: at " + sim.time.elapsed() + " shard " + shard + " owned by " + first.name + " and "
+                + r.name);
             return;
           }
           first = r;
@@ -58,9 +64,9 @@ final class SimChecker {
     if (previous != null) {
       boolean changed = previous != owner;
       if (token < lastToken[shard] || changed && token == lastToken[shard]) {
-        sim.violation("fencing token: at " + sim.time.elapsed() + " shard " + shard + " owned by " + owner.id
-            + " with token " + token + ", after " + (changed ? previous.id + (previous.id.equals(owner.id)
-                ? " (an earlier process)" : "") : "itself") + " held it with token " + lastToken[shard]);
+        sim.violation("fencing token: at " + sim.time.elapsed() + " shard " + shard + " owned by " + owner.name
+            + " with token " + token + ", after " + (changed ? previous.name : "itself") + " held it with token "
+            + lastToken[shard]);
         return;
       }
     }
@@ -72,7 +78,7 @@ final class SimChecker {
   boolean allOwned() {
     for (int shard = 0; shard < sim.shards; shard++) {
       boolean owned = sim.drains.shardDrained(shard); // a drained shard stays unowned
-      for (SimReplica r : sim.replicas.values()) {
+      for (SimReplica r : sim.replicas) {
         if (r.running() && r.coordinator.owns(shard)) {
           owned = true;
           break;
@@ -87,9 +93,9 @@ final class SimChecker {
 
   /** At the end: each running replica's OnChange events add up to what it owns. */
   void checkOnChangeReplay() {
-    for (SimReplica r : sim.replicas.values()) {
+    for (SimReplica r : sim.replicas) {
       if (r.running() && !r.replay.equals(r.coordinator.ownedShards())) {
-        sim.violation("OnChange: events of " + r.id + " add up to " + r.replay + " but it owns "
+        sim.violation("OnChange: events of " + r.name + " add up to " + r.replay + " but it owns "
             + r.coordinator.ownedShards());
       }
     }
@@ -98,9 +104,9 @@ final class SimChecker {
   /** Who owns what, for a report. */
   String ownersTable() {
     StringBuilder sb = new StringBuilder();
-    for (SimReplica r : sim.replicas.values()) {
+    for (SimReplica r : sim.replicas) {
       if (r.running()) {
-        sb.append(r.id).append('=').append(r.coordinator.ownedShards()).append(' ');
+        sb.append(r.name).append('=').append(r.coordinator.ownedShards()).append(' ');
       }
     }
     return sb.toString().trim();

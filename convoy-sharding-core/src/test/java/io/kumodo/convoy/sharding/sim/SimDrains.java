@@ -30,7 +30,7 @@ final class SimDrains {
   private final FaultSimulation sim;
   /** Replica IDs whose member lease an operator marked drained, not unmarked since. */
   private final Set<String> operatorMarked = new HashSet<>();
-  /** Per replica ID: how many times {@code undrain()} was called. */
+  /** Per process (its name): how many times {@code undrain()} was called. */
   private final Map<String, Integer> undrains = new HashMap<>();
 
   SimDrains(FaultSimulation sim) {
@@ -56,16 +56,16 @@ final class SimDrains {
       return;
     }
     SimReplica r = sim.pick(running);
-    int undrainsBefore = undrains.getOrDefault(r.id, 0);
+    int undrainsBefore = undrains.getOrDefault(r.name, 0);
     CompletableFuture<Void> drained = r.coordinator.drain().toCompletableFuture();
-    sim.note("drain() " + r.id);
+    sim.note("drain() " + r.name);
     drained.thenRun(() -> {
       if (!r.coordinator.ownedShards().isEmpty()) {
-        sim.violation("drain: the drain future of " + r.id + " completed at " + sim.time.elapsed()
+        sim.violation("drain: the drain future of " + r.name + " completed at " + sim.time.elapsed()
             + " while it owns " + r.coordinator.ownedShards());
       }
-      if (undrains.getOrDefault(r.id, 0) != undrainsBefore) {
-        sim.violation("drain: the drain future of " + r.id + " completed at " + sim.time.elapsed()
+      if (undrains.getOrDefault(r.name, 0) != undrainsBefore) {
+        sim.violation("drain: the drain future of " + r.name + " completed at " + sim.time.elapsed()
             + " although undrain() was called after drain()");
       }
     });
@@ -78,15 +78,15 @@ final class SimDrains {
       return;
     }
     SimReplica r = sim.pick(running);
-    undrains.merge(r.id, 1, Integer::sum);
+    undrains.merge(r.name, 1, Integer::sum);
     operatorMarked.remove(r.id);
     r.coordinator.undrain();
-    sim.note("undrain() " + r.id);
+    sim.note("undrain() " + r.name);
   }
 
   /** An operator sets ({@code mark}) or removes the drain mark on some replica's member lease. */
   void operatorMarksMember(boolean mark) {
-    List<String> ids = List.copyOf(sim.replicas.keySet());
+    List<String> ids = sim.ids();
     String id = sim.pick(ids);
     Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
     if (lease == null) {
@@ -123,10 +123,10 @@ final class SimDrains {
     List<SimReplica> marked = running.stream().filter(r -> operatorMarked.contains(r.id)).toList();
     SimReplica r = sim.pick(marked.isEmpty() ? running : marked);
     r.stop();
-    sim.note("graceful stop " + r.id + (operatorMarked.contains(r.id) ? " (drained by the operator)" : ""));
+    sim.note("graceful stop " + r.name + (operatorMarked.contains(r.id) ? " (drained by the operator)" : ""));
     Lease member = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
     if (operatorMarked.contains(r.id) && member != null && !LeaseAnnotations.isDrained(member)) {
-      sim.violation("drain: the close of " + r.id + " at " + sim.time.elapsed() + " removed the operator's drain mark");
+      sim.violation("drain: the close of " + r.name + " at " + sim.time.elapsed() + " removed the operator's drain mark");
     }
   }
 
@@ -145,7 +145,7 @@ final class SimDrains {
     // removed a moment ago still counts until its watch delivers the removal (peers heard of it
     // earlier and count it live until then: a liveness cost of the lag, bounded by it).
     if (!LeaseAnnotations.isDrained(member) && !LeaseAnnotations.isDrained(listedMember(r))) {
-      sim.violation("drain: " + r.id + " released " + change.released() + " as drained at " + sim.time.elapsed()
+      sim.violation("drain: " + r.name + " released " + change.released() + " as drained at " + sim.time.elapsed()
           + " while its member lease, in the store and in its listing, has no drain mark (peers still count it live)");
     }
   }
@@ -171,12 +171,14 @@ final class SimDrains {
 
   /** After the faults: every replica undrained (by the API and on its member lease); shards stay drained. */
   void undrainReplicas() {
-    for (SimReplica r : sim.replicas.values()) {
+    for (SimReplica r : sim.replicas) {
       if (r.running()) {
-        undrains.merge(r.id, 1, Integer::sum);
+        undrains.merge(r.name, 1, Integer::sum);
         r.coordinator.undrain();
       }
-      Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, r.id));
+    }
+    for (String id : sim.ids()) {
+      Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
       if (lease != null && LeaseAnnotations.isDrained(lease)) {
         sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
       }
@@ -193,9 +195,9 @@ final class SimDrains {
   void checkDrainedShardsUnowned() {
     for (int shard = 0; shard < sim.shards; shard++) {
       if (shardDrained(shard)) {
-        for (SimReplica r : sim.replicas.values()) {
+        for (SimReplica r : sim.replicas) {
           if (r.running() && r.coordinator.owns(shard)) {
-            sim.violation("drain: drained shard " + shard + " is owned by " + r.id + " at the end");
+            sim.violation("drain: drained shard " + shard + " is owned by " + r.name + " at the end");
           }
         }
       }

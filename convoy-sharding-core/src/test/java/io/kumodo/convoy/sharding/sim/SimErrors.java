@@ -24,7 +24,7 @@ final class SimErrors {
     SimReplica r = sim.pick(sim.running());
     long until = sim.faultUntil(2 * sim.renew.toNanos());
     r.store.errorsUntil = until;
-    sim.note("store calls of " + r.id + " throw Errors for " + sim.left(until));
+    sim.note("store calls of " + r.name + " throw Errors for " + sim.left(until));
   }
 
   /** The Error a store call throws: a NoClassDefFoundError without a stack trace, so the log stays short. */

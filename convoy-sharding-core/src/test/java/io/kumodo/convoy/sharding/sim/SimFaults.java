@@ -20,8 +20,11 @@ import java.util.Map;
 final class SimFaults {
   private SimFaults() {}
 
-  /** Every fault kind, in a fixed order (a seed's schedule depends on it). */
-  static List<SimFault> catalogue() {
+  /**
+   * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
+   * SimSameId} only if {@code sameId}.
+   */
+  static List<SimFault> catalogue(boolean sameId) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -34,6 +37,11 @@ final class SimFaults {
     all.addAll(SimDrains.faults());
     all.addAll(SimErrors.faults());
     all.addAll(SimOutsiders.faults());
+    all.addAll(SimClocks.faults());
+    if (sameId) {
+      all.addAll(SimSameId.faults());
+    }
+    all.addAll(SimModeSwitch.faults());
     return List.copyOf(all);
   }
 
@@ -43,18 +51,15 @@ final class SimFaults {
     if (running.size() > 1) {
       SimReplica r = sim.pick(running);
       r.crash();
-      sim.note("crash " + r.id);
+      sim.note("crash " + r.name);
     }
   }
 
-  /** A crashed or stopped replica starts again under its ID. */
+  /** A replica whose processes all crashed or stopped starts again under its ID. */
   static void restart(FaultSimulation sim) {
-    List<SimReplica> down = sim.down();
+    List<String> down = sim.downIds();
     if (!down.isEmpty()) {
-      SimReplica r = sim.pick(down);
-      r.scheduler.killed = true;
-      r.view.detach();
-      sim.note("restart " + sim.startReplica(r.id).describe());
+      sim.note("restart " + sim.startReplica(sim.pick(down)).describe());
     }
   }
 
@@ -64,7 +69,7 @@ final class SimFaults {
     if (running.size() > 1) {
       SimReplica r = sim.pick(running);
       r.stop();
-      sim.note("graceful stop " + r.id);
+      sim.note("graceful stop " + r.name);
     }
   }
 
@@ -78,7 +83,7 @@ final class SimFaults {
     SimReplica r = sim.pick(sim.running());
     long until = sim.faultUntil(2 * sim.lease.toNanos());
     r.store.partitionedUntil = until;
-    sim.note("partition " + r.id + " for " + sim.left(until));
+    sim.note("partition " + r.name + " for " + sim.left(until));
   }
 
   /** 30% of one replica's calls fail before, 30% after they took effect, for up to a lease duration. */
@@ -86,7 +91,7 @@ final class SimFaults {
     SimReplica r = sim.pick(sim.running());
     long until = sim.faultUntil(sim.lease.toNanos());
     r.store.flakyUntil = until;
-    sim.note("flaky and slow writes on " + r.id + " for " + sim.left(until));
+    sim.note("flaky and slow writes on " + r.name + " for " + sim.left(until));
   }
 
   /** One replica's ticks are held for up to 1.5 lease durations (a stop-the-world pause). */
@@ -94,7 +99,7 @@ final class SimFaults {
     SimReplica r = sim.pick(sim.running());
     long until = sim.faultUntil((long) (1.5 * sim.lease.toNanos()));
     r.scheduler.pausedUntil = until;
-    sim.note("GC pause " + r.id + " for " + sim.left(until));
+    sim.note("GC pause " + r.name + " for " + sim.left(until));
   }
 
   /** Another writer changes an annotation of a shard lease (a new version, nothing else). */

@@ -89,7 +89,7 @@ final class SimOutsiders {
       return;
     }
     Lease lease = sim.pick(all);
-    List<String> ids = new ArrayList<>(sim.replicas.keySet());
+    List<String> ids = new ArrayList<>(sim.ids());
     ids.remove(lease.holder());
     ids.add(STRANGER);
     String holder = sim.pick(ids);
@@ -167,18 +167,19 @@ final class SimOutsiders {
     List<String> notes = new ArrayList<>();
     if (sim.random.nextInt(3) == 0) {
       Lease lease = sim.pick(leases);
-      SimReplica holder = sim.replicas.get(lease.holder());
-      if (holder != null && holder.running()) {
+      List<SimReplica> holders = sim.running(lease.holder());
+      if (!holders.isEmpty()) {
+        SimReplica holder = sim.pick(holders);
         long until = sim.faultUntil((long) (1.5 * sim.lease.toNanos()));
         holder.scheduler.pausedUntil = Math.max(holder.scheduler.pausedUntil, until);
-        notes.add("; its holder " + holder.id + " pauses (GC) for " + sim.left(holder.scheduler.pausedUntil));
+        notes.add("; its holder " + holder.name + " pauses (GC) for " + sim.left(holder.scheduler.pausedUntil));
       }
     }
     if (sim.random.nextInt(6) == 0) {
       SimReplica r = sim.pick(sim.running());
       long until = sim.faultUntil(2 * sim.renew.toNanos());
       r.store.errorsUntil = Math.max(r.store.errorsUntil, until);
-      notes.add("; store calls of " + r.id + " throw Errors for " + sim.left(r.store.errorsUntil));
+      notes.add("; store calls of " + r.name + " throw Errors for " + sim.left(r.store.errorsUntil));
     }
     return notes;
   }

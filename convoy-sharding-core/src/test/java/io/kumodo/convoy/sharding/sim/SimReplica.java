@@ -9,44 +9,64 @@ import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * One process of a {@link FaultSimulation}: a coordinator with its own faulty view of the shared
- * store, its own scheduler (which a crash kills and a GC pause delays) and its own clocks (a
- * wall-clock offset and a rate drift). Its OnChange events are replayed into {@link #replay} and
- * checked as they arrive.
+ * store, its own scheduler (which a crash kills and a GC pause delays) and its own clocks: a
+ * monotonic ticker that starts at an arbitrary reading (as {@code System.nanoTime()} may, negative
+ * too) and runs at a rate off the true one by its drift, and a wall clock off the true time by an
+ * offset that may step ({@link #stepWallClock}). Several processes may share a replica ID (a
+ * restart while the old process is paused, two processes configured with one ID): {@link #name}
+ * tells them apart. Its OnChange events are replayed into {@link #replay} and checked as they
+ * arrive.
  */
 final class SimReplica {
   final String id;
+  /** The ID for the first process of an ID; {@code id#2}, {@code id#3} for later ones. */
+  final String name;
+  final SimRenewal renewal;
   final SimStore store;
   final ProcessScheduler scheduler;
   final Coordinator coordinator;
   final Set<Integer> replay = new TreeSet<>();
+  /** Shards in {@link #replay} that this process was seen not to own since it was told of them. */
+  final Set<Integer> lapsed = new TreeSet<>();
   /** How this process sees the store: with a watch, a lagging one, or none. */
   final SimViews.View view;
   private final FaultSimulation sim;
-  private final Duration offset;
+  private final WallClock wall;
+  private final long tickerBase;
+  private final double drift;
   boolean crashed;
   boolean stopped;
+  private boolean heardAny;
 
-  /** A replica whose wall clock is {@code offset} off the true time, seeing the store through {@code view}. */
-  SimReplica(FaultSimulation sim, String id, Duration offset, SimViews.View view) {
+  /** A process of replica {@code id}, its wall clock {@code offset} off the true time, seeing the store through {@code view}. */
+  SimReplica(FaultSimulation sim, String id, String name, SimRenewal renewal, Duration offset, SimViews.View view) {
     this.sim = sim;
     this.id = id;
+    this.name = name;
+    this.renewal = renewal;
     this.view = view;
-    this.offset = offset;
     VirtualTime time = sim.time;
     Random random = sim.random;
     this.scheduler = new ProcessScheduler(time);
     long storeSeed = random.nextLong();
     this.store = new SimStore(view.store(), time, new Random(storeSeed), scheduler);
-    double drift = (random.nextDouble() * 2 - 1) * sim.maxDrift;
-    Ticker drifting = () -> time.read() + (long) (time.read() * drift);
-    this.coordinator = Coordinator.builder()
+    this.drift = sim.drawDrift();
+    // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
+    this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
+    this.wall = new WallClock(time, offset.toNanos());
+    Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
+    Coordinator.Builder builder = Coordinator.builder()
         .component(FaultSimulation.COMPONENT)
         .replicaId(id)
         .shardCount(sim.shards)
@@ -54,13 +74,13 @@ final class SimReplica {
         .renewInterval(sim.renew)
         .leaseStore(store.store)
         .ticker(drifting)
-        .clock(time.clock(offset))
+        .clock(wall)
         .scheduler(scheduler)
         .assignment(sim.assignment)
         .onChange(this::onChange)
         // Its incarnation from the seed too (a draw of its own: the schedule's draws stay as they were).
-        .random(new Random(~storeSeed))
-        .build();
+        .random(new Random(~storeSeed));
+    this.coordinator = renewal.applyTo(builder).build();
   }
 
   /** True while the process runs: neither crashed nor stopped. */
@@ -68,9 +88,16 @@ final class SimReplica {
     return !crashed && !stopped;
   }
 
-  /** Its ID, wall-clock offset and view of the store, for a trace. */
+  /** Its name, mode, clocks and view of the store, for a trace. */
   String describe() {
-    return id + " (clock " + (offset.isNegative() ? "" : "+") + offset + ", " + view.description() + ")";
+    long offset = wall.offset;
+    return name + " (" + renewal.flag() + " mode, clock " + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
+        + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
+  }
+
+  /** The wall clock steps by {@code by} (an NTP step, a VM resumed on another host). */
+  void stepWallClock(Duration by) {
+    wall.offset += by.toNanos();
   }
 
   /** The process dies: no tick, no release, no watch. */
@@ -80,28 +107,83 @@ final class SimReplica {
     view.detach();
   }
 
-  /** The process closes its coordinator and ends. */
+  /** The process closes its coordinator and ends; it was told of every release by then. */
   void stop() {
     stopped = true;
     coordinator.close();
     view.detach();
+    if (!replay.isEmpty()) {
+      sim.violation("OnChange: " + name + " closed at " + sim.time.elapsed() + " without being told of the release of "
+          + replay);
+    }
+  }
+
+  /**
+   * After every virtual task (see {@link SimChecker}): a shard this process owns was reported
+   * acquired, and a shard it was seen not to own since is not owned again without a release and
+   * an acquisition reported in between (its callbacks must hear of every ownership period).
+   */
+  void checkOwnsAgainstOnChange(int shard, boolean owns) {
+    if (!replay.contains(shard)) {
+      if (owns) {
+        sim.violation("OnChange: " + name + " owns shard " + shard + " at " + sim.time.elapsed()
+            + " but was never told it acquired it");
+      }
+    } else if (!owns) {
+      lapsed.add(shard);
+    } else if (lapsed.contains(shard)) {
+      sim.violation("OnChange: " + name + " owns shard " + shard + " again at " + sim.time.elapsed()
+          + " after it was seen not to own it, without being told of a release and an acquisition");
+    }
   }
 
   private void onChange(ShardChange change) {
-    for (int s : change.acquired()) {
-      if (!replay.add(s)) {
-        sim.violation("OnChange: " + id + " acquired shard " + s + " twice at " + sim.time.elapsed());
+    if (!heardAny && sim.loseFirstOnChange) {
+      heardAny = true;
+      return;
+    }
+    heardAny = true;
+    for (int s : change.released()) {
+      lapsed.remove(s);
+      if (!replay.remove(s)) {
+        sim.violation("OnChange: " + name + " released shard " + s + " it did not own at " + sim.time.elapsed());
       }
     }
-    for (int s : change.released()) {
-      if (!replay.remove(s)) {
-        sim.violation("OnChange: " + id + " released shard " + s + " it did not own at " + sim.time.elapsed());
+    for (int s : change.acquired()) {
+      if (!replay.add(s)) {
+        sim.violation("OnChange: " + name + " acquired shard " + s + " twice at " + sim.time.elapsed());
       }
     }
     if (!replay.equals(change.owned())) {
-      sim.violation("OnChange: " + id + " events add up to " + replay + ", change says " + change.owned());
+      sim.violation("OnChange: " + name + " events add up to " + replay + ", change says " + change.owned());
     }
-    sim.note("  " + id + " +" + change.acquired() + " -" + change.released());
+    sim.note("  " + name + " +" + change.acquired() + " -" + change.released());
     sim.drains.checkHandover(this, change);
+  }
+
+  /** A wall clock on the virtual time whose offset can step. */
+  private static final class WallClock extends Clock {
+    private final Clock truth;
+    long offset;
+
+    WallClock(VirtualTime time, long offset) {
+      this.truth = time.clock();
+      this.offset = offset;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return truth.instant().plusNanos(offset);
+    }
   }
 }

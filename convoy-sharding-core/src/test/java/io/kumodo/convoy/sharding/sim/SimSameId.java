@@ -1,0 +1,67 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two processes with one replica ID, as a {@link FaultSimulation} fault: a restart under the same
+ * ID while the old process is paused (a pod replaced while its process hangs; the old one may
+ * resume after the new one took over), and a second process configured with the ID of a running
+ * one. Each ends with one of the two crashing or stopping gracefully within two lease durations
+ * (the old one at the earliest when its pause ends), so the liveness bound counts from there.
+ * Safety must hold throughout: two processes of one ID are two owners as much as two replicas are.
+ */
+final class SimSameId {
+  private SimSameId() {}
+
+  /** The faults of this family, in a fixed order. */
+  static List<SimFault> faults() {
+    return List.of(SimSameId::restartWhilePaused, SimSameId::secondProcessWithTheSameId);
+  }
+
+  /**
+   * A running process pauses for up to two lease durations and a new process starts under its ID
+   * at once; the old one, when its pause ends, runs on until it crashes or stops, up to a lease
+   * duration later.
+   */
+  static void restartWhilePaused(FaultSimulation sim) {
+    SimReplica old = sim.pick(sim.running());
+    long pausedUntil = sim.faultUntil(2 * sim.lease.toNanos());
+    old.scheduler.pausedUntil = Math.max(old.scheduler.pausedUntil, pausedUntil);
+    SimReplica fresh = sim.startReplica(old.id);
+    sim.note("restart " + fresh.describe() + " while " + old.name + " is paused for " + sim.left(pausedUntil));
+    long end = old.scheduler.pausedUntil + (long) (sim.random.nextDouble() * sim.lease.toNanos());
+    endOne(sim, old, end);
+  }
+
+  /** A second process configured with the ID of a running one; one of the two ends within two lease durations. */
+  static void secondProcessWithTheSameId(FaultSimulation sim) {
+    SimReplica first = sim.pick(sim.running());
+    SimReplica second = sim.startReplica(first.id);
+    sim.note("second process " + second.describe() + " beside " + first.name);
+    long end = sim.time.read() + (long) (sim.random.nextDouble() * 2 * sim.lease.toNanos());
+    endOne(sim, sim.random.nextBoolean() ? first : second, end);
+  }
+
+  /** At {@code end}, {@code r} crashes or stops gracefully (unless it is down already or the last running). */
+  private static void endOne(FaultSimulation sim, SimReplica r, long end) {
+    boolean crash = sim.random.nextBoolean();
+    sim.extendFaultsTo(end);
+    sim.time.schedule(() -> {
+      if (!r.running() || sim.running().size() < 2 || sim.failed()) {
+        return;
+      }
+      if (crash) {
+        r.crash();
+        sim.note("crash " + r.name + " (one of two processes of " + r.id + ")");
+      } else {
+        sim.note("graceful stop " + r.name + " (one of two processes of " + r.id + ")");
+        r.stop();
+      }
+    }, Math.max(0, end - sim.time.read()), TimeUnit.NANOSECONDS);
+  }
+}
