@@ -349,7 +349,7 @@ public final class FaultSimulation {
     private double maxDrift = Double.NaN;
     private Assignment assignment = Assignment.modulo();
     private SimRenewal renewal = SimRenewal.EACH;
-    private boolean sameIdFaults = true;
+    private boolean sameIdFaults;
     private boolean loseFirstOnChange;
 
     private Builder() {}
@@ -382,7 +382,7 @@ public final class FaultSimulation {
 
     /**
      * Whether the schedule may restart a process under its ID while the old one is paused, or
-     * start a second process with the ID of a running one ({@link SimSameId}); default true.
+     * start a second process with the ID of a running one ({@link SimSameId}); default false.
      */
     public Builder sameIdFaults(boolean sameIdFaults) {
       this.sameIdFaults = sameIdFaults;

@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
  * Two processes with one replica ID, as a {@link FaultSimulation} fault: a restart under the same
  * ID while the old process is paused (a pod replaced while its process hangs; the old one may
  * resume after the new one took over), and a second process configured with the ID of a running
- * one. Each ends with one of the two crashing or stopping gracefully within two lease durations
- * (the old one at the earliest when its pause ends), so the liveness bound counts from there.
+ * one (of an ID with one running process only: never three at once). Each ends with one of the two
+ * crashing or stopping gracefully within two lease durations (the old one at the earliest when its
+ * pause ends), so the liveness bound counts from there; if the other one is down by then, the
+ * fault ends with it.
  * Safety must hold throughout: two processes of one ID are two owners as much as two replicas are.
  */
 final class SimSameId {
@@ -29,7 +31,11 @@ final class SimSameId {
    * duration later.
    */
   static void restartWhilePaused(FaultSimulation sim) {
-    SimReplica old = sim.pick(sim.running());
+    List<SimReplica> alone = alone(sim);
+    if (alone.isEmpty()) {
+      return;
+    }
+    SimReplica old = sim.pick(alone);
     long pausedUntil = sim.faultUntil(2 * sim.lease.toNanos());
     old.scheduler.pausedUntil = Math.max(old.scheduler.pausedUntil, pausedUntil);
     SimReplica fresh = sim.startReplica(old.id);
@@ -40,11 +46,20 @@ final class SimSameId {
 
   /** A second process configured with the ID of a running one; one of the two ends within two lease durations. */
   static void secondProcessWithTheSameId(FaultSimulation sim) {
-    SimReplica first = sim.pick(sim.running());
+    List<SimReplica> alone = alone(sim);
+    if (alone.isEmpty()) {
+      return;
+    }
+    SimReplica first = sim.pick(alone);
     SimReplica second = sim.startReplica(first.id);
     sim.note("second process " + second.describe() + " beside " + first.name);
     long end = sim.time.read() + (long) (sim.random.nextDouble() * 2 * sim.lease.toNanos());
     endOne(sim, sim.random.nextBoolean() ? first : second, end);
+  }
+
+  /** The running processes that are the only running one of their ID: at most two share an ID at once. */
+  private static List<SimReplica> alone(FaultSimulation sim) {
+    return sim.running().stream().filter(r -> sim.running(r.id).size() == 1).toList();
   }
 
   /** At {@code end}, {@code r} crashes or stops gracefully (unless it is down already or the last running). */
