@@ -5,9 +5,10 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 /**
- * One cell of the scale grid: R replicas, S shards, one assignment.
+ * One cell of the scale grid: R replicas, S shards, one assignment, one shard-renewal mode.
  *
  * @param strategy {@code modulo} or {@code balanced}
+ * @param renewal the shard-renewal mode, {@code each} or {@code member}
  * @param replicas R
  * @param shards S
  * @param convergeSeconds virtual seconds from a cold start (all replicas started at once) to
@@ -16,13 +17,16 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  * @param coldCpuMicrosPerTick CPU time per tick during the cold start (until converged, or until
  *     the budget ran out), microseconds
  * @param writesPerSecond lease writes per second in the steady state after convergence
- * @param minWritesPerSecond (R + S) / renew interval: one write per lease per renew interval
+ * @param writesPerInterval the same per renew interval
+ * @param minWritesPerSecond R / renew interval: one member-lease write per replica per renew
+ *     interval, the least any mode can write (each mode writes R + S)
  * @param cpuMicrosPerTick CPU time per tick per replica in the steady state, microseconds
  * @param listMicrosPerTick of which in {@code list} (the watch-cache copy)
  * @param heapKbPerCoordinator live heap after a full GC, less the heap before the cluster, per
  *     replica (includes 1/R of the shared lease store)
  * @param join one replica joins
  * @param leave one replica leaves gracefully
+ * @param crash one replica crashes (its ticks stop; nothing is released)
  * @param rolling every replica replaced, one at a time (new one started, then old one stopped);
  *     null when not run
  * @param wallSeconds real time this cell took
@@ -30,23 +34,26 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  */
 public record ScaleRow(
     String strategy,
+    String renewal,
     int replicas,
     int shards,
     double convergeSeconds,
     double convergeTicks,
     double coldCpuMicrosPerTick,
     double writesPerSecond,
+    double writesPerInterval,
     double minWritesPerSecond,
     double cpuMicrosPerTick,
     double listMicrosPerTick,
     double heapKbPerCoordinator,
     Change join,
     Change leave,
+    Change crash,
     Change rolling,
     double wallSeconds,
     String note) {
 
-  /** Steady-state lease writes as a multiple of the minimum. */
+  /** Steady-state lease writes as a multiple of the minimum R: 1.00 in member mode, (R + S) / R in each mode. */
   public double writeRatio() {
     return writesPerSecond / minWritesPerSecond;
   }

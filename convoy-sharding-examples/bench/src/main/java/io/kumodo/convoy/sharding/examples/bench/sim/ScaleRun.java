@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Runs one cell of the scale grid: a cold start of R replicas, a steady-state window, then one
- * join, one leave and (optionally) a rolling update, each from a converged state.
+ * Runs one cell of the scale grid in one shard-renewal mode: a cold start of R replicas, a
+ * steady-state window, then one join, one graceful leave, one crash and (optionally) a rolling
+ * update, each from a converged state.
  */
 public final class ScaleRun {
   private static final Duration STEP = Duration.ofMillis(10);
@@ -22,6 +23,7 @@ public final class ScaleRun {
   private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
   private final Assignment assignment;
+  private final String renewal;
   private final int replicas;
   private final int shards;
   private final Duration lease;
@@ -31,13 +33,21 @@ public final class ScaleRun {
   private final long budgetSeconds;
   private final Random random;
 
-  /**
-   * A cell. {@code objectsPerShard} prices a move; {@code rolling} adds the rolling update;
-   * {@code budgetSeconds} bounds the real time of the cell (0: unlimited).
-   */
+  /** A cell in {@code each} mode. */
   public ScaleRun(Assignment assignment, int replicas, int shards, Duration lease, Duration renew,
       int objectsPerShard, boolean rolling, long budgetSeconds, long seed) {
+    this(assignment, "each", replicas, shards, lease, renew, objectsPerShard, rolling, budgetSeconds, seed);
+  }
+
+  /**
+   * A cell whose replicas run in shard-renewal mode {@code renewal} ({@link Renewal}).
+   * {@code objectsPerShard} prices a move; {@code rolling} adds the rolling update;
+   * {@code budgetSeconds} bounds the real time of the cell (0: unlimited).
+   */
+  public ScaleRun(Assignment assignment, String renewal, int replicas, int shards, Duration lease, Duration renew,
+      int objectsPerShard, boolean rolling, long budgetSeconds, long seed) {
     this.assignment = assignment;
+    this.renewal = renewal;
     this.replicas = replicas;
     this.shards = shards;
     this.lease = lease;
@@ -54,7 +64,7 @@ public final class ScaleRun {
     long heap0 = usedHeapAfterGc();
     PodNames names = new PodNames(random);
     String revision = names.revision();
-    SimCluster cluster = new SimCluster(shards, assignment, lease, renew, Budget.ofSeconds(budgetSeconds));
+    SimCluster cluster = new SimCluster(shards, assignment, renewal, lease, renew, Budget.ofSeconds(budgetSeconds));
     double converge = Double.NaN;
     double convergeTicks = Double.NaN;
     double writes = Double.NaN;
@@ -64,6 +74,7 @@ public final class ScaleRun {
     double coldCpu = Double.NaN;
     Change join = null;
     Change leave = null;
+    Change crash = null;
     Change roll = null;
     String note = "";
     try {
@@ -78,7 +89,7 @@ public final class ScaleRun {
       }
       if (t < 0) {
         return row(Double.NaN, Double.NaN, coldCpu, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null,
-            null, wall, "cold start did not converge");
+            null, null, wall, "cold start did not converge");
       }
       converge = t / 1e9;
       convergeTicks = (double) cluster.ticks() / replicas;
@@ -111,6 +122,17 @@ public final class ScaleRun {
         return List.of();
       }, false);
       leave = new Change(leave.moved(), held, leave.net(), leave.objects(), leave.seconds());
+      if (cluster.liveIds().size() > 1) {
+        String victim = cluster.liveIds().get(random.nextInt(cluster.liveIds().size()));
+        int lost = cluster.ownedBy(victim);
+        crash = change(cluster, () -> {
+          cluster.crash(victim);
+          return List.of();
+        }, false);
+        crash = new Change(crash.moved(), lost, crash.net(), crash.objects(), crash.seconds());
+        cluster.join(names.pod(revision)); // back to R for the rolling update
+        cluster.awaitConverged(maxSettle(), STEP);
+      }
       if (rolling) {
         roll = rollingUpdate(cluster, names);
       }
@@ -119,7 +141,7 @@ public final class ScaleRun {
     } finally {
       cluster.close();
     }
-    return row(converge, convergeTicks, coldCpu, writes, cpu, list, heap, join, leave, roll, wall, note);
+    return row(converge, convergeTicks, coldCpu, writes, cpu, list, heap, join, leave, crash, roll, wall, note);
   }
 
   /** Replaces every replica, one at a time: start a new one, converge, stop an old one, converge. */
@@ -173,10 +195,11 @@ public final class ScaleRun {
   }
 
   private ScaleRow row(double converge, double ticks, double coldCpu, double writes, double cpu, double list, double heap,
-      Change join, Change leave, Change roll, long wallStart, String note) {
-    double min = (replicas + shards) / (renew.toNanos() / 1e9);
-    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, writes, min, cpu, list, heap, join,
-        leave, roll, (System.nanoTime() - wallStart) / 1e9, note);
+      Change join, Change leave, Change crash, Change roll, long wallStart, String note) {
+    double interval = renew.toNanos() / 1e9;
+    return new ScaleRow(assignment.name(), renewal, replicas, shards, converge, ticks, coldCpu, writes,
+        writes * interval, replicas / interval, cpu, list, heap, join, leave, crash, roll,
+        (System.nanoTime() - wallStart) / 1e9, note);
   }
 
   /** The used heap after full collections, in bytes. */

@@ -33,14 +33,22 @@ public final class SimCluster implements AutoCloseable {
   private final Assignment assignment;
   private final Duration lease;
   private final Duration renew;
+  private final String renewal;
   private final Budget budget;
   private final Timeline timeline;
   private long retiredTicks;
   private long retiredCpu;
 
-  /** An empty cluster of {@code shards} shards with the given assignment and timings. */
+  /** An empty cluster of {@code shards} shards with the given assignment and timings, in {@code each} mode. */
   public SimCluster(int shards, Assignment assignment, Duration lease, Duration renew, Budget budget) {
+    this(shards, assignment, "each", lease, renew, budget);
+  }
+
+  /** An empty cluster whose replicas run in shard-renewal mode {@code renewal} ({@link Renewal}). */
+  public SimCluster(int shards, Assignment assignment, String renewal, Duration lease, Duration renew,
+      Budget budget) {
     this.shards = shards;
+    this.renewal = renewal;
     this.assignment = assignment;
     this.lease = lease;
     this.renew = renew;
@@ -54,8 +62,8 @@ public final class SimCluster implements AutoCloseable {
   /** Starts a replica now: build, {@code prime()} (counted as a tick), {@code start()}. */
   public SimNode join(String id) {
     CountingScheduler scheduler = new CountingScheduler(time, budget);
-    Coordinator c = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
+    Coordinator c = Renewal.apply(Coordinator.builder(), renewal).component(COMPONENT).replicaId(id)
+        .shardCount(shards).leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
         .ticker(time).clock(time.clock()).scheduler(scheduler)
         .onChange(change -> timeline.apply(id, change, time.read()))
         .build();
@@ -73,6 +81,17 @@ public final class SimCluster implements AutoCloseable {
       throw new IllegalArgumentException("no running replica " + id);
     }
     node.scheduler().run(node.coordinator()::close);
+    node.scheduler().stop();
+    retiredTicks += node.scheduler().ticks();
+    retiredCpu += node.scheduler().cpuNanos();
+  }
+
+  /** A replica crashes: its ticks stop, nothing is released; its shards move once peers see its leases expire. */
+  public void crash(String id) {
+    SimNode node = nodes.remove(id);
+    if (node == null) {
+      throw new IllegalArgumentException("no running replica " + id);
+    }
     node.scheduler().stop();
     retiredTicks += node.scheduler().ticks();
     retiredCpu += node.scheduler().cpuNanos();

@@ -35,17 +35,23 @@ class ScaleSimTest {
     ScaleRow row = new ScaleRun(Assignment.named(strategy), 3, 16, LEASE, RENEW, 100, true, 0, 7).run();
 
     assertThat(row.note()).isEmpty();
+    assertThat(row.renewal()).isEqualTo("each");
     assertThat(row.convergeSeconds()).isBetween(0.0, LEASE.toSeconds() * 3.0);
     assertThat(row.convergeTicks()).isGreaterThanOrEqualTo(1.0);
-    assertThat(row.minWritesPerSecond()).isEqualTo((3 + 16) / 10.0);
-    assertThat(row.writeRatio()).isEqualTo(1.0); // steady state: one write per lease per renew interval
-    for (Change c : List.of(row.join(), row.leave())) {
+    assertThat(row.minWritesPerSecond()).isEqualTo(3 / 10.0); // the minimum: one member-lease write per replica
+    assertThat(row.writesPerInterval()).isEqualTo(3 + 16); // each mode: every lease once per renew interval
+    assertThat(row.writeRatio()).isEqualTo((3 + 16) / 3.0);
+    for (Change c : List.of(row.join(), row.leave(), row.crash())) {
       assertThat(c.moved()).isGreaterThanOrEqualTo(c.net());
       assertThat(c.net()).isGreaterThanOrEqualTo(c.minimum());
       assertThat(c.minimum()).isPositive();
       assertThat(c.objects()).isEqualTo(c.moved() * 100);
     }
     assertThat(row.join().minimum()).isEqualTo(16 / 4); // the joiner's share of 16 shards among 4
+    // A crash moves its shards once peers see its leases unchanged for L: after L, within L + 2R.
+    assertThat(row.crash().seconds()).isBetween((double) LEASE.toSeconds(), LEASE.plus(RENEW.multipliedBy(2)).toSeconds()
+        + 0.1);
+    assertThat(row.leave().seconds()).isLessThanOrEqualTo(RENEW.toSeconds());
     Change rolling = row.rolling();
     assertThat(rolling.minimum()).isEqualTo(16);
     assertThat(rolling.net()).isEqualTo(16); // every replica replaced: every shard has a new owner
