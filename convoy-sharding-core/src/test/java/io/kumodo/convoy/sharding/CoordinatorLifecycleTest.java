@@ -165,34 +165,19 @@ class CoordinatorLifecycleTest {
   void closeKeepsItsTimeLimitWhenATickIsStuckOnTheStoreAndTheLeasesAreFreedWhenTheTickReturns()
       throws Exception {
     TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> b.closeTimeout(Duration.ofMillis(200)));
-    java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
-    boolean[] block = {false};
-    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
-      if (call != Call.UPDATE) {
-        return;
-      }
-      if (block[0]) {
-        block[0] = false;
-        stuck.countDown();
-        try {
-          resume.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }));
+    Faults.Hang hang = new Faults.Hang((call, lease) -> call == Call.UPDATE);
+    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(hang);
     TestCluster.Replica a = cluster.start("cm-a", hanging);
-    block[0] = true;
+    hang.armed = true;
     java.util.concurrent.CompletableFuture<Void> tick =
         java.util.concurrent.CompletableFuture.runAsync(a.coordinator::tickNow);
-    assertThat(stuck.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(hang.stuck.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
     try {
       // Fails with a TimeoutException if close() waits for the stuck tick.
       java.util.concurrent.CompletableFuture.runAsync(a.coordinator::close).get(2, java.util.concurrent.TimeUnit.SECONDS);
     } finally {
-      resume.countDown();
+      hang.resume.countDown();
     }
     assertThat(a.coordinator.owns(0)).isFalse();
     assertThat(a.coordinator.owns(1)).isFalse();

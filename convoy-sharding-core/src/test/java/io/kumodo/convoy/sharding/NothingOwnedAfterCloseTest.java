@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -27,23 +26,8 @@ class NothingOwnedAfterCloseTest {
   @Test
   void aTickStuckOnTheStoreThatTakesALeaseAfterCloseReturnedReportsNoOwnership() throws Exception {
     TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> b.closeTimeout(Duration.ofMillis(200)));
-    CountDownLatch stuck = new CountDownLatch(1);
-    CountDownLatch resume = new CountDownLatch(1);
-    boolean[] block = {false};
-    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(Faults.before((call, lease) -> {
-      if (call != Call.UPDATE) {
-        return;
-      }
-      if (block[0] && lease.key().role() == LeaseRole.MEMBER) {
-        block[0] = false;
-        stuck.countDown();
-        try {
-          resume.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }));
+    Faults.Hang hang = new Faults.Hang((call, lease) -> call == Call.UPDATE && lease.key().role() == LeaseRole.MEMBER);
+    LeaseStore hanging = new FaultyLeaseStore(cluster.store).with(hang);
     TestCluster.Replica a = cluster.start("cm-a", hanging);
     cluster.start("cm-b");
     cluster.run(TestCluster.RENEW);
@@ -57,15 +41,15 @@ class NothingOwnedAfterCloseTest {
         afterClose.add(change + " owns(0)=" + a.coordinator.owns(0) + " owns(1)=" + a.coordinator.owns(1));
       }
     });
-    block[0] = true;
+    hang.armed = true;
     CompletableFuture<Void> tick = CompletableFuture.runAsync(a.coordinator::tickNow);
-    assertThat(stuck.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(hang.stuck.await(5, TimeUnit.SECONDS)).isTrue();
     try {
       CompletableFuture.runAsync(a.coordinator::close).get(2, TimeUnit.SECONDS);
       closed[0] = true;
       assertThat(a.coordinator.ownedShards()).isEmpty();
     } finally {
-      resume.countDown();
+      hang.resume.countDown();
     }
     tick.get(5, TimeUnit.SECONDS);
 

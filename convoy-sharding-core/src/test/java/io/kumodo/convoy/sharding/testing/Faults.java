@@ -197,6 +197,39 @@ public final class Faults {
     }
   }
 
+  /**
+   * A request that the API server holds: once {@link #armed}, the first call that {@code which}
+   * picks counts {@link #stuck} down and then waits, on the caller's thread, until {@link #resume}
+   * is counted down.
+   */
+  public static final class Hang implements Fault {
+    /** Counted down when a call is held. */
+    public final java.util.concurrent.CountDownLatch stuck = new java.util.concurrent.CountDownLatch(1);
+    /** Count it down to let the held call go on. */
+    public final java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+    /** Set to hold the next call picked. */
+    public volatile boolean armed;
+    private final BiPredicate<Call, Lease> which;
+
+    /** A hang, not armed yet, of the calls {@code which} picks. */
+    public Hang(BiPredicate<Call, Lease> which) {
+      this.which = which;
+    }
+
+    @Override
+    public void before(Call call, Lease lease) {
+      if (armed && which.test(call, lease)) {
+        armed = false;
+        stuck.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
   /** Picks the writes ({@code lease} non-null) of shard leases. */
   public static boolean shardWrite(Call call, Lease lease) {
     return lease != null && call != Call.LIST && lease.key().role() == LeaseRole.SHARD;
