@@ -79,7 +79,8 @@ public final class Coordinator implements AutoCloseable {
     this.rule = new TickRule(settings, ownership, listeners);
     this.ticks = new TickRunner(settings, ownership, rule, drains, () -> state.get() == State.CLOSED);
     this.wakeUps = new TickScheduler(settings, scheduler, () -> state.get() == State.STARTED, ticks::tick,
-        event -> rule.noteWatched(event, settings.ticker().read()));
+        event -> rule.noteWatched(event, settings.ticker().read()),
+        () -> settings.shardCount() + rule.liveMembers().size());
   }
 
   /** A new builder with the spec's defaults. */

@@ -109,8 +109,8 @@ final class MemberLeases {
   void renew(List<Lease> listed, Instant wall, boolean regular) {
     long sent = s.ticker().read();
     if (!regular && member != null && mark.pending() == null && lastMemberRenew != Long.MIN_VALUE
-        && sent - lastMemberRenew < s.renewNanos() / 2 && !drainMarkChangedByOthers(listed)) {
-      return; // renewed moments ago; an extra tick does not rewrite it
+        && sent - lastMemberRenew < s.renewNanos() && !drainMarkChangedByOthers(listed)) {
+      return; // renewed less than a renew interval ago; an extra tick does not rewrite it
     }
     Operation operation = Operation.RENEW;
     Boolean applying = mark.pending();

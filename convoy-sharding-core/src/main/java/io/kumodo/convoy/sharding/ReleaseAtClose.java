@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The release at close: every held shard leaves the owned set, the running reconciles get three
  * quarters of the close time limit, the frees are in flight together within three quarters of
- * the time left, and the member lease is released last.
+ * the time left, and the member lease is released once they are sent, while they are in flight.
  *
  * <p>Confined to the tick thread (under the tick lock), like {@link TickRule}.
  */
@@ -38,8 +38,8 @@ final class ReleaseAtClose {
 
   /**
    * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
-   * are in flight together and go first, so peers find every shard free when the released member
-   * lease makes them recompute the assignment, and take them all at their next tick.
+   * are in flight together and sent first; the member release is sent while they are in flight,
+   * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
    */
   void run(long deadline, IdleWaiter waiter) {
     // The member release's thread is started first, so it is ready when the last quarter begins.
@@ -88,6 +88,13 @@ final class ReleaseAtClose {
         Lease request = writes.freed(node.lease(), wall);
         started.add(closeWrites.start(() -> s.store().updateAsync(request), cutoff));
       }
+      // The member release is sent once every free was sent, while they are in flight, not after
+      // their answers: its event reaches the peers about when the last free's does, so each takes
+      // the shards the new assignment gives it at one tick (GracefulHandoverFloorTest). A shard
+      // lease is taken only free or expired, whatever the member lease says, so the order is no
+      // matter of safety.
+      StoreCalls.awaitAnswers(s.ticker(), started, cutoff);
+      members.release(wall, deadline, memberWrites);
       answers = closeWrites.answers(started, cutoff, s.closeTimeout());
     }
     List<ShardWrites.Write> frees = new ArrayList<>(releasing.size());
@@ -95,7 +102,6 @@ final class ReleaseAtClose {
       frees.add(writes.freeStarted(releasing.get(i), now, answers.get(i)));
     }
     writes.finishAll(frees, wall, cutoff); // a conflicting free is retried within the frees' share too
-    members.release(wall, deadline, memberWrites);
   }
 
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */

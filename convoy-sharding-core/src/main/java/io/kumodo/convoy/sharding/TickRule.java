@@ -59,7 +59,8 @@ final class TickRule {
   private final ShardListing listing;
   private final ShardWrites writes;
   private final OwnershipNotice notice;
-  private List<String> lastLive = List.of();
+  /** Read by the scheduler too (how many leases a tick reads). */
+  private volatile List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
   private long nextExpiry = Long.MAX_VALUE;
 
@@ -82,8 +83,9 @@ final class TickRule {
   /**
    * Runs one tick, the spec's steps in its order, each a method given what it needs; never throws
    * for a store error. A regular tick (at the renew interval, or prime) renews every held lease;
-   * an extra tick (caused by a lease event) renews only those whose last renewal is older than
-   * half a renew interval, so it reacts without rewriting what was just written.
+   * an extra tick (caused by a lease event or an expiry) renews only those whose last renewal is
+   * a renew interval old, so it reacts (in a hand-over: with its takes and frees only) without
+   * writing what the regular tick writes anyway.
    */
   void tick(boolean regular) {
     long now = s.ticker().read();
@@ -203,13 +205,14 @@ final class TickRule {
 
   /**
    * The write step 5 needs for a wanted shard: renew it if held (a regular tick, or an extra one
-   * when the last renewal is half a renew interval old), take it back if it is still being
+   * when the last renewal is a renew interval old: a regular tick ran late or its renewal
+   * failed), take it back if it is still being
    * released, create it if missing, take it if free or expired. Null when no write is due.
    */
   private ShardWrites.Write acquire(ShardNode node, Lease listed, boolean regular, long now, Instant wall) {
     if (node.is(ShardNode.Phase.HELD)) {
       long lastSent = ownership.deadline(node.shard) - s.leaseNanos() + s.marginNanos();
-      return regular || now - lastSent >= s.renewNanos() / 2 ? writes.renew(node, node.lease(), wall) : null;
+      return regular || now - lastSent >= s.renewNanos() ? writes.renew(node, node.lease(), wall) : null;
     }
     if (node.is(ShardNode.Phase.RELEASING)) {
       Lease freeing = node.lease();
@@ -253,8 +256,9 @@ final class TickRule {
    * then the lease is renewed, so no peer takes it; after a lease duration it is freed anyway,
    * with a warning. A lease in its create wait is kept too (renewed), and while shard counts
    * disagree (no peer may take it then; one that agrees will want it). A kept lease is rewritten
-   * only when its last write was sent half a renew interval ago or more (null: no write due), as
-   * a held one is: extra ticks come often (every 20 ms while the member lease is not listed yet).
+   * only when its last write was sent half a renew interval ago or more (null: no write due), at
+   * a regular tick or not: extra ticks come often (while the member lease is not listed yet), and
+   * the regular tick comes a little less than a renew interval after the last write.
    */
   private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
     if (node.waiting(now) || (node.created() && !agreed)) {
@@ -292,9 +296,8 @@ final class TickRule {
   }
 
   /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
-   * are in flight together and go first, so peers find every shard free when the released member
-   * lease makes them recompute the assignment, and take them all at their next tick.
+   * Frees every held shard lease and, unless configured otherwise, the member lease, while the
+   * frees are in flight ({@link ReleaseAtClose}).
    */
   void releaseAll(long deadline, ReleaseAtClose.IdleWaiter waiter) {
     new ReleaseAtClose(s, nodes, notice, writes, members).run(deadline, waiter);

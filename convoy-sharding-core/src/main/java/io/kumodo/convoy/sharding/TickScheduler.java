@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * When a started {@link Coordinator} ticks: one tick at start, then one each renew interval
  * (the regular ticks), earlier at the fencing deadline of a held shard (expiry wake-ups), and an
  * extra tick when a lease event can move shards or a caller asks for one (event-driven wake-ups),
- * never two ticks closer than {@link #minTickGap()} but for a caller's request. At most one
- * wake-up is pending; an earlier one replaces a later one.
+ * never two ticks closer than {@link #minTickGap()}, but for a lease event ({@link #eventGap()},
+ * which scales with the leases a tick reads) or a caller's request. At most one wake-up is
+ * pending; an earlier one replaces a later one.
  *
  * <p>Everything here is guarded by one lock, {@link #scheduleLock}. Lock order of a coordinator:
  * tickLock ({@link TickRunner}), then scheduleLock (here), then idleLock ({@link TickRunner});
@@ -38,6 +40,7 @@ final class TickScheduler {
   private final BooleanSupplier started;
   private final Tick tick;
   private final UnaryOperator<LeaseEvent> watched;
+  private final IntSupplier leases;
 
   /** The one lock of the scheduling: guards every field below. Lock order: see the class comment. */
   private final Object scheduleLock = new Object();
@@ -54,14 +57,16 @@ final class TickScheduler {
    * @param started true while the coordinator is {@code STARTED}; no wake-up is scheduled otherwise
    * @param watched told about every lease event first, before it may cause a tick; returns the
    *     change as this replica sees it (an add of a lease the watch delivered before, from that record)
+   * @param leases about how many leases a tick reads (the shards and the live members)
    */
   TickScheduler(Settings settings, Scheduler injected, BooleanSupplier started, Tick tick,
-      UnaryOperator<LeaseEvent> watched) {
+      UnaryOperator<LeaseEvent> watched, IntSupplier leases) {
     this.settings = settings;
     this.injected = injected;
     this.started = started;
     this.tick = tick;
     this.watched = watched;
+    this.leases = leases;
   }
 
   /** Schedules the first tick now and opens the lease watch (ticking at the renew interval only without it). */
@@ -132,7 +137,7 @@ final class TickScheduler {
   /**
    * Reacts to a lease change between ticks: a change that can move shards (a member joining,
    * leaving or being drained, a shard lease freed, taken or annotated) runs an extra tick at once,
-   * coalesced with a pending one and at most one per {@link #minTickGap()}. Renewals do not, also
+   * coalesced with a pending one and at most one per {@link #eventGap()}. Renewals do not, also
    * when a watch that lists again announces every lease as an add ({@code RepeatedWatchEventsTest}).
    */
   private void onLeaseEvent(LeaseEvent event) {
@@ -140,7 +145,7 @@ final class TickScheduler {
     if (started.getAsBoolean() && relevant(change)) {
       synchronized (scheduleLock) {
         long now = settings.ticker().read();
-        long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + minTickGap();
+        long earliest = lastTickStart == Long.MIN_VALUE ? now : lastTickStart + eventGap();
         wakeAt(earliest - now > 0 ? earliest : now);
       }
     }
@@ -166,9 +171,21 @@ final class TickScheduler {
     return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
   }
 
-  /** The least time between two ticks that lease events cause: a quarter renew interval, at most 20 ms. */
+  /** The least time between two ticks: a quarter renew interval, at most 20 ms. */
   private long minTickGap() {
     return Math.min(settings.renewNanos() / 4, 20_000_000L);
+  }
+
+  /**
+   * The least time from a tick to one that a lease event causes: 4 µs per lease a tick reads, at
+   * least 1 ms, at most {@link #minTickGap()}. A tick costs about 1 µs of CPU per lease (the scale
+   * simulator's figures in docs/performance.md), so lease events keep a replica busy a quarter of
+   * the time at most; on a small component the next event tick is a millisecond away, not 20:
+   * in a hand-over, the events of the frees, of the member release and of survivors' frees come
+   * one after the other, each worth a tick (GracefulHandoverFloorTest).
+   */
+  private long eventGap() {
+    return Math.min(minTickGap(), Math.max(1_000_000L, 4_000L * leases.getAsInt()));
   }
 
   /** The scheduled task: a tick, then the next wake-up. */
@@ -183,11 +200,11 @@ final class TickScheduler {
     boolean regular;
     synchronized (scheduleLock) {
       lastTickStart = start;
-      // A tick in the second half of the interval renews every held lease anyway (an extra tick
-      // renews those last renewed more than half an interval earlier): it is the interval's regular
-      // tick, and the next one comes a renew interval after it, not a moment later
-      // (ExtraTickBeforeRegularTest).
-      regular = start - (nextRegularAt - settings.renewNanos() / 2) >= 0;
+      // The regular tick renews every held lease; a tick before it (a lease event, an expiry)
+      // renews only what is due, a renew interval after its last renewal, so neither a tick just
+      // before the regular one (ExtraTickBeforeRegularTest) nor the ticks of a hand-over
+      // (GracefulHandoverFloorTest) write a renewal twice in an interval.
+      regular = start - nextRegularAt >= 0;
     }
     long deadline = tick.run(start + settings.leaseNanos(), regular);
     synchronized (scheduleLock) {

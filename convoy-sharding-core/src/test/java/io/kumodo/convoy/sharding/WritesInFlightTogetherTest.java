@@ -164,7 +164,7 @@ class WritesInFlightTogetherTest {
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.batches.clear();
     a.coordinator.close();
-    assertThat(store.batches).as("the 8 frees, then the member lease").containsExactly(8, 1);
+    assertThat(store.batches).as("the 8 frees and the member release, in flight together").containsExactly(9);
     for (int shard = 0; shard < 8; shard++) {
       assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).isFree()).as("shard %d free", shard).isTrue();
     }
@@ -188,14 +188,18 @@ class WritesInFlightTogetherTest {
   }
 
   @Test
-  void closeFreesTheShardLeasesAllTogetherBeforeItReleasesTheMemberLease() {
+  void closeSendsTheMemberReleaseOnceEveryFreeIsSentWithoutWaitingForTheirAnswers() {
     TestCluster.Replica a = cluster.start("cm-a", store);
     store.applied.clear();
     a.coordinator.close();
-    assertThat(store.applied).hasSize(2);
-    assertThat(store.applied.get(0)).hasSize(8).allMatch(key -> key.role() == LeaseRole.SHARD);
-    assertThat(store.applied.get(1)).containsExactly(LeaseKey.member("convoy-cm", "cm-a"));
+    assertThat(store.applied).as("one batch").hasSize(1);
+    assertThat(store.applied.get(0)).as("in the order sent").hasSize(9);
+    assertThat(store.applied.get(0).subList(0, 8)).allMatch(key -> key.role() == LeaseRole.SHARD);
+    assertThat(store.applied.get(0).get(8)).isEqualTo(LeaseKey.member("convoy-cm", "cm-a"));
     assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).isFree()).isTrue();
+    for (int shard = 0; shard < 8; shard++) {
+      assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", shard)).isFree()).as("shard %d free", shard).isTrue();
+    }
   }
 
   @Test
