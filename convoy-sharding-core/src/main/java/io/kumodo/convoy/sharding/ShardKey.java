@@ -11,10 +11,6 @@ package io.kumodo.convoy.sharding;
  * of the key, read as an unsigned number. Every method is allocation-free: UTF-8 is encoded
  * on the fly, including characters outside the Basic Multilingual Plane. An unpaired surrogate
  * is hashed as {@code '?'}, exactly as {@link String#getBytes(java.nio.charset.Charset)} encodes it.
- * A {@code String} takes a fast path: its characters below U+0800 (ASCII, Latin-1 and the other
- * one- and two-byte characters) are hashed in a counted loop, the shape in which the JIT can
- * unroll the loop and hoist {@code charAt}'s bounds and coder checks out of it, so that the
- * FNV-1a multiply chain, not the encoding, sets the time (docs/performance.md).
  *
  * <p>For a namespaced object the key is {@code <namespace>/<name>}; for a cluster-scoped object
  * (null or empty namespace) it is {@code <name>}. That is the string fabric8's
@@ -29,7 +25,7 @@ public final class ShardKey {
 
   /** 32-bit FNV-1a of the UTF-8 encoding of {@code s}. Read the result as unsigned. */
   public static int fnv1a32(CharSequence s) {
-    return hash(OFFSET_BASIS, s);
+    return hashChars(OFFSET_BASIS, s);
   }
 
   /** The shard of {@code key}: {@code fnv1a32(key)} as unsigned, modulo {@code shardCount}. */
@@ -49,10 +45,10 @@ public final class ShardKey {
     }
     int h = OFFSET_BASIS;
     if (namespace != null && !namespace.isEmpty()) {
-      h = hashString(h, namespace);
+      h = hashChars(h, namespace);
       h = (h ^ '/') * PRIME;
     }
-    h = hashString(h, name);
+    h = hashChars(h, name);
     return (int) (Integer.toUnsignedLong(h) % shardCount);
   }
 
@@ -62,47 +58,6 @@ public final class ShardKey {
     }
   }
 
-  private static int hash(int h, CharSequence s) {
-    return s instanceof String str ? hashString(h, str) : hashChars(h, s);
-  }
-
-  /**
-   * The fast path: each run of characters below U+0800 in a counted loop (its index moves only in
-   * the loop header; its one other exit is a character of three or four UTF-8 bytes), which C2 can
-   * unroll and free of {@code charAt}'s per-call checks; such a character, or a surrogate, is then
-   * encoded apart and the next run starts after it.
-   */
-  private static int hashString(int hash, String s) {
-    int h = hash;
-    int n = s.length();
-    int i = 0;
-    while (true) {
-      for (; i < n; i++) {
-        char c = s.charAt(i);
-        if (c < 0x80) {
-          h = (h ^ c) * PRIME;
-        } else if (c < 0x800) {
-          h = (h ^ (0xC0 | (c >> 6))) * PRIME;
-          h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
-        } else {
-          break;
-        }
-      }
-      if (i == n) {
-        return h;
-      }
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        h = hashSupplementary(h, Character.toCodePoint(c, s.charAt(i + 1)));
-        i += 2;
-      } else {
-        h = hashThreeBytes(h, c);
-        i++;
-      }
-    }
-  }
-
-  /** Any other {@link CharSequence}, one character at a time. */
   private static int hashChars(int hash, CharSequence s) {
     int h = hash;
     int n = s.length();
@@ -113,31 +68,24 @@ public final class ShardKey {
       } else if (c < 0x800) {
         h = (h ^ (0xC0 | (c >> 6))) * PRIME;
         h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        h = hashSupplementary(h, Character.toCodePoint(c, s.charAt(i + 1)));
-        i++;
+      } else if (Character.isSurrogate(c)) {
+        char d;
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(d = s.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, d);
+          i++;
+          h = (h ^ (0xF0 | (cp >> 18))) * PRIME;
+          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME;
+          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME;
+          h = (h ^ (0x80 | (cp & 0x3F))) * PRIME;
+        } else {
+          h = (h ^ '?') * PRIME; // unpaired surrogate: what String.getBytes(UTF_8) writes
+        }
       } else {
-        h = hashThreeBytes(h, c);
+        h = (h ^ (0xE0 | (c >> 12))) * PRIME;
+        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME;
+        h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
       }
     }
     return h;
-  }
-
-  /** A character of three UTF-8 bytes; an unpaired surrogate is {@code '?'}, as getBytes(UTF_8) writes it. */
-  private static int hashThreeBytes(int h, char c) {
-    if (Character.isSurrogate(c)) {
-      return (h ^ '?') * PRIME;
-    }
-    h = (h ^ (0xE0 | (c >> 12))) * PRIME;
-    h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME;
-    return (h ^ (0x80 | (c & 0x3F))) * PRIME;
-  }
-
-  /** A code point outside the Basic Multilingual Plane: four UTF-8 bytes. */
-  private static int hashSupplementary(int h, int cp) {
-    h = (h ^ (0xF0 | (cp >> 18))) * PRIME;
-    h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME;
-    h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME;
-    return (h ^ (0x80 | (cp & 0x3F))) * PRIME;
   }
 }
