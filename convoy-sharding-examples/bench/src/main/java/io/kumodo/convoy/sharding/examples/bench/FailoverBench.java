@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.examples.Flags;
+import io.kumodo.convoy.sharding.examples.LoadAverage;
 import io.kumodo.convoy.sharding.examples.MockApiServer;
 import io.kumodo.convoy.sharding.examples.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.UsageException;
@@ -14,9 +15,6 @@ import io.kumodo.convoy.sharding.examples.bench.failover.Fleet;
 import io.kumodo.convoy.sharding.examples.bench.failover.Handovers;
 import io.kumodo.convoy.sharding.examples.bench.failover.SideBySide;
 import io.kumodo.convoy.sharding.examples.bench.failover.WriteProbe;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +60,7 @@ public final class FailoverBench {
     int seed = args.intValue("seed", 1, Integer.MIN_VALUE, BenchCommand.MAX);
     long start = System.nanoTime();
     System.out.printf("failover benchmark on %s, %d cores, load average %s%n", String.join(" and ", servers),
-        Runtime.getRuntime().availableProcessors(), loadAverage());
+        Runtime.getRuntime().availableProcessors(), LoadAverage.now());
     Map<String, Handovers> handovers = new LinkedHashMap<>();
     Map<String, Double> writes = new LinkedHashMap<>();
     Map<String, Table> tables = new LinkedHashMap<>();
@@ -80,7 +78,7 @@ public final class FailoverBench {
       System.out.println(SideBySide.of(handovers, writes).markdown());
     }
     System.out.printf("%ntook %.0f s; load average at the end %s%n", (System.nanoTime() - start) / 1e9,
-        loadAverage());
+        LoadAverage.now());
     return tables;
   }
 
@@ -123,16 +121,6 @@ public final class FailoverBench {
         handovers.crashes(fleet, runs);
       }
       return writeSeconds;
-    }
-  }
-
-  /** The first three fields of {@code /proc/loadavg} (1, 5 and 15 minutes), or {@code unknown}. */
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
     }
   }
 }

@@ -4,9 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples.bench;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.kumodo.convoy.sharding.examples.LoadAverage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -56,7 +54,7 @@ public final class HashBench {
       rounds = Integer.parseInt(jmhArgs.remove(flag + 1));
       jmhArgs.remove(flag);
     }
-    System.out.println("load average at the start: " + loadAverage());
+    System.out.println("load average at the start: " + LoadAverage.now());
     List<Collection<RunResult>> results = new ArrayList<>();
     List<String> names = List.of(BASELINE, "coordinatorOwnsKey", HASH, "gateOwnsKey", "shardOf");
     for (int round = 0; round < rounds; round++) {
@@ -79,10 +77,10 @@ public final class HashBench {
         thisRound.addAll(new Runner(options).run());
       }
       results.add(thisRound);
-      System.out.printf(Locale.ROOT, "round %d of %d done, load average %s%n", round + 1, rounds, loadAverage());
+      System.out.printf(Locale.ROOT, "round %d of %d done, load average %s%n", round + 1, rounds, LoadAverage.now());
     }
     System.out.println();
-    System.out.println("load average at the end: " + loadAverage());
+    System.out.println("load average at the end: " + LoadAverage.now());
     System.out.println(table(results));
   }
 
@@ -164,15 +162,5 @@ public final class HashBench {
   private static String name(RunResult r) {
     String full = r.getParams().getBenchmark();
     return full.substring(full.lastIndexOf('.') + 1);
-  }
-
-  /** The first three fields of {@code /proc/loadavg} (1, 5 and 15 minutes), or {@code unknown}. */
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
   }
 }
