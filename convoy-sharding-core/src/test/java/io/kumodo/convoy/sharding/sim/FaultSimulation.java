@@ -48,7 +48,7 @@ import java.util.Random;
  * deleting and editing leases ({@link SimOutsiders}), a restart under the same ID while the old
  * process is paused and two processes with one ID ({@link SimSameId}, behind
  * {@link Builder#sameIdFaults}), and switches of the shard-renewal mode ({@link SimModeSwitch},
- * once the core has both modes). Each process sees the store with a watch, without one, or with a
+ * behind {@link Builder#modeSwitchFaults}, on a core with both modes). Each process sees the store with a watch, without one, or with a
  * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
  * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
  * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
@@ -99,7 +99,7 @@ public final class FaultSimulation {
     this.assignment = b.assignment;
     this.renewal = b.renewal;
     this.loseFirstOnChange = b.loseFirstOnChange;
-    this.catalogue = SimFaults.catalogue(b.sameIdFaults);
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
   }
@@ -350,6 +350,7 @@ public final class FaultSimulation {
     private Assignment assignment = Assignment.modulo();
     private SimRenewal renewal = SimRenewal.EACH;
     private boolean sameIdFaults;
+    private boolean modeSwitchFaults;
     private boolean loseFirstOnChange;
 
     private Builder() {}
@@ -386,6 +387,15 @@ public final class FaultSimulation {
      */
     public Builder sameIdFaults(boolean sameIdFaults) {
       this.sameIdFaults = sameIdFaults;
+      return this;
+    }
+
+    /**
+     * Whether the schedule may switch processes to the other shard-renewal mode, one or all in a
+     * rolling update ({@link SimModeSwitch}; only on a core with both modes); default false.
+     */
+    public Builder modeSwitchFaults(boolean modeSwitchFaults) {
+      this.modeSwitchFaults = modeSwitchFaults;
       return this;
     }
 

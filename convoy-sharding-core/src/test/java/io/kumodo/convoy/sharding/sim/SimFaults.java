@@ -22,9 +22,9 @@ final class SimFaults {
 
   /**
    * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
-   * SimSameId} only if {@code sameId}.
+   * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch}.
    */
-  static List<SimFault> catalogue(boolean sameId) {
+  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -41,7 +41,9 @@ final class SimFaults {
     if (sameId) {
       all.addAll(SimSameId.faults());
     }
-    all.addAll(SimModeSwitch.faults());
+    if (modeSwitch) {
+      all.addAll(SimModeSwitch.faults());
+    }
     return List.copyOf(all);
   }
 

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Switches of the shard-renewal mode mid-run, as a {@link FaultSimulation} fault (only when the
- * core has both modes, {@link SimRenewal#available()}): one process replaced by one in the other
+ * Switches of the shard-renewal mode mid-run, as a {@link FaultSimulation} fault (only when asked
+ * for, {@link FaultSimulation.Builder#modeSwitchFaults}, and the core has both modes, {@link
+ * SimRenewal#available()}): one process replaced by one in the other
  * mode, and a rolling switch of every running process to the other mode, one at a time, a random
  * part of two renew intervals apart, as a rolling update does it. The replacement keeps the
  * replica ID (a StatefulSet) or gets a new one (a Deployment), by the seed. Processes started
