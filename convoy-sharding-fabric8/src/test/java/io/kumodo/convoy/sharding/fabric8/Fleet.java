@@ -11,6 +11,7 @@ import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -26,11 +28,12 @@ import java.util.function.Supplier;
  * counts its calls, reports overlapping ticks to {@link #overlaps} and records when each lease's
  * last write was sent ({@link Replica#writeTimes}), and the client {@code clients} gives it (a new
  * one each time, or a shared one). Crashable fleets tick on a {@link StoppableScheduler}; the others
- * on the coordinator's own thread, as in production.
+ * on the coordinator's own thread, as in production. Public for the examples' ITs (the demo's
+ * {@code status} commands beside a fleet).
  */
-final class Fleet implements AutoCloseable {
-  static final String COMPONENT = "convoy-cm";
-  static final String NAMESPACE = "convoy-system";
+public final class Fleet implements AutoCloseable {
+  public static final String COMPONENT = "convoy-cm";
+  public static final String NAMESPACE = "convoy-system";
 
   /** How a replica incarnation ended, if it did. */
   enum State { RUNNING, CRASHED, STOPPED }
@@ -47,6 +50,7 @@ final class Fleet implements AutoCloseable {
   private final Supplier<KubernetesClient> clients;
   private final boolean clientPerReplica;
   private final boolean crashable;
+  private volatile Function<String, String> addresses = id -> null;
 
   /**
    * A fleet of {@code shards} shards; {@code clientPerReplica} says whether each incarnation's
@@ -63,7 +67,7 @@ final class Fleet implements AutoCloseable {
   }
 
   /** One incarnation of a replica. */
-  final class Replica {
+  public final class Replica {
     final String id;
     final KubernetesClient client;
     final KubernetesLeaseStore store;
@@ -72,7 +76,7 @@ final class Fleet implements AutoCloseable {
     /** When the last answered write of each lease was sent. */
     final Faults.WriteTimes writeTimes = new Faults.WriteTimes();
     final StoppableScheduler scheduler;
-    final Coordinator coordinator;
+    public final Coordinator coordinator;
     volatile State state = State.RUNNING;
 
     Replica(String id, boolean watch, Duration clockOffset) {
@@ -84,7 +88,7 @@ final class Fleet implements AutoCloseable {
       this.checked = watch ? checked : checked.withoutWatch();
       this.scheduler = crashable ? new StoppableScheduler() : null;
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-          .leaseDuration(lease).renewInterval(renew).leaseStore(checked)
+          .leaseDuration(lease).renewInterval(renew).leaseStore(checked).address(addresses.apply(id))
           .clock(Clock.offset(Clock.systemUTC(), clockOffset))
           .onChange(change -> change.acquired().forEach(s -> acquisitions.add(new long[] {System.nanoTime(), s})));
       this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();
@@ -101,8 +105,14 @@ final class Fleet implements AutoCloseable {
     }
   }
 
+  /** Replicas started from now on advertise {@code addresses.apply(id)} (null: no address, the default). */
+  public Fleet addresses(Function<String, String> addresses) {
+    this.addresses = addresses;
+    return this;
+  }
+
   /** Starts a new incarnation of {@code id}; no other incarnation of it may be running. */
-  Replica start(String id) {
+  public Replica start(String id) {
     if (running().stream().anyMatch(r -> r.id.equals(id))) {
       throw new IllegalStateException(id + " is running already");
     }
@@ -144,7 +154,7 @@ final class Fleet implements AutoCloseable {
   }
 
   /** The running incarnation of {@code id}. */
-  Replica get(String id) {
+  public Replica get(String id) {
     return running().stream().filter(r -> r.id.equals(id)).findFirst().orElseThrow();
   }
 
@@ -204,10 +214,20 @@ final class Fleet implements AutoCloseable {
 
   /** True when the running replicas own exactly the shards of the i mod N rule over their sorted IDs. */
   boolean ownsByModulo() {
-    List<String> live = live();
+    return ownsByModulo(Set.of(), live());
+  }
+
+  /**
+   * True when nobody owns a shard of {@code unowned} (drained: wanted by nobody) and every other
+   * shard is owned by exactly the replica of {@code ids} (sorted) that the i mod N rule names.
+   */
+  public boolean ownsByModulo(Set<Integer> unowned, Collection<String> ids) {
+    List<String> live = new ArrayList<>(ids);
+    live.sort(null);
     Map<Integer, Set<String>> owners = owners();
     for (int shard = 0; shard < shards; shard++) {
-      if (!Set.of(live.get(shard % live.size())).equals(owners.getOrDefault(shard, Set.of()))) {
+      Set<String> expected = unowned.contains(shard) ? Set.of() : Set.of(live.get(shard % live.size()));
+      if (!expected.equals(owners.getOrDefault(shard, Set.of()))) {
         return false;
       }
     }

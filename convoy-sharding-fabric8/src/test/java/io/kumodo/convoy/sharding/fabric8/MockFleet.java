@@ -13,13 +13,14 @@ import java.util.function.UnaryOperator;
  * The fleet fixture of the fabric8 ITs: a {@link FaultyApiServer} (whose watches close off its
  * event loop), one client of it that every replica shares, a {@link Fleet} of {@code convoy-cm} on
  * that client, and an {@link OwnershipSampler} over the fleet, started once the first replicas
- * are. A test asserts on {@link #sampler} and {@link Fleet#overlaps} after {@link #close()}.
+ * are. A test asserts on {@link #sampler} and {@link Fleet#overlaps} after {@link #close()}. Public
+ * for the examples' ITs.
  */
-final class MockFleet implements AutoCloseable {
+public final class MockFleet implements AutoCloseable {
   final FaultyApiServer api;
-  final KubernetesClient client;
-  final Fleet fleet;
-  final OwnershipSampler sampler;
+  public final KubernetesClient client;
+  public final Fleet fleet;
+  public final OwnershipSampler sampler;
 
   private MockFleet(UnaryOperator<ConfigBuilder> config, boolean crashable, int shards, Duration lease,
       Duration renew, String... ids) {
@@ -36,9 +37,14 @@ final class MockFleet implements AutoCloseable {
    * Starts the server, the client ({@code config} applied), the fleet (on a {@link StoppableScheduler}
    * per replica when {@code crashable}) with replicas {@code ids}, then the sampler.
    */
-  static MockFleet start(UnaryOperator<ConfigBuilder> config, boolean crashable, int shards, Duration lease,
+  public static MockFleet start(UnaryOperator<ConfigBuilder> config, boolean crashable, int shards, Duration lease,
       Duration renew, String... ids) {
     return new MockFleet(config, crashable, shards, lease, renew, ids);
+  }
+
+  /** The server's URL, {@code http://127.0.0.1:port}. */
+  public String url() {
+    return "http://127.0.0.1:" + api.port();
   }
 
   /** Stops the sampler (after one last sample), every running replica, the client and the server. */

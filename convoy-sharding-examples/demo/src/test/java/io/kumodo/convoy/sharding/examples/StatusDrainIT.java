@@ -4,15 +4,15 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.NAMESPACE;
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.RENEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.fabric8.Fleet;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.fabric8.MockFleet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -22,44 +22,46 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code status drain-shard}, {@code undrain-shard}, {@code drain-replica} and
- * {@code undrain-replica} against the mock API server, beside three running coordinators, and
- * the table that shows the result.
+ * {@code undrain-replica} against the fabric8 ITs' mock API server, beside three running
+ * coordinators of {@code convoy-cm} (2 s leases, 500 ms renew interval; replica {@code cm-x}
+ * advertises {@code 10.0.0.<x>:8080}), and the table that shows the result.
  */
 class StatusDrainIT {
   private static final int SHARDS = 8;
+  private static final String NAMESPACE = Fleet.NAMESPACE;
+  private static final Duration LEASE = Duration.ofSeconds(2);
+  private static final Duration RENEW = Duration.ofMillis(500);
   private static final Duration SETTLE = Duration.ofSeconds(15);
 
-  private MockApiServer api;
+  private MockFleet mock;
   private KubernetesClient client;
-  private MockCoordinators replicas;
+  private Fleet replicas;
   private StatusRun status;
 
   @BeforeEach
   void startThreeReplicas() {
-    api = MockApiServer.start(0);
-    client = api.createClient();
-    replicas = new MockCoordinators(client, SHARDS);
+    mock = MockFleet.start(c -> c, false, SHARDS, LEASE, RENEW);
+    client = mock.client;
+    replicas = mock.fleet.addresses(id -> "10.0.0." + (id.charAt(id.length() - 1) - 'a' + 1) + ":8080");
     replicas.start("cm-a");
     replicas.start("cm-b");
     replicas.start("cm-c");
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
-    status = new StatusRun(api.url());
+    await().atMost(SETTLE).until(() -> converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    status = new StatusRun(mock.url());
   }
 
   @AfterEach
   void stop() {
-    replicas.close();
-    client.close();
-    api.close();
+    mock.close();
   }
 
   @Test
   void drainShardMakesItsOwnerFreeItAndNobodyTakesItUntilUndrained() throws Exception {
     assertThat(status.run("drain-shard", "2")).isZero();
     assertThat(stdout()).contains("shard 2 drained: its owner frees it and no replica takes it");
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c"));
+    await().atMost(SETTLE).until(() -> converged(Set.of(2), "cm-a", "cm-b", "cm-c"));
     await().during(RENEW.multipliedBy(4)).atMost(SETTLE)
-        .until(() -> replicas.converged(Set.of(2), "cm-a", "cm-b", "cm-c") && holder(2).isEmpty());
+        .until(() -> converged(Set.of(2), "cm-a", "cm-b", "cm-c") && holder(2).isEmpty());
     assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).containsEntry(LeaseAnnotations.DRAINED, "true");
 
     assertThat(status.run("drain-shard", "2")).isZero();
@@ -67,7 +69,7 @@ class StatusDrainIT {
 
     assertThat(status.run("undrain-shard", "2")).isZero();
     assertThat(stdout()).contains("shard 2 undrained: a replica takes it");
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    await().atMost(SETTLE).until(() -> converged(Set.of(), "cm-a", "cm-b", "cm-c"));
     assertThat(annotations(LeaseNames.shardName("convoy-cm", 2))).doesNotContainKey(LeaseAnnotations.DRAINED);
   }
 
@@ -75,21 +77,21 @@ class StatusDrainIT {
   void drainReplicaEndsWithItOwningNothingAndUndrainGivesItsShardsBack() throws Exception {
     assertThat(status.run("drain-replica", "cm-b")).isZero();
     assertThat(stdout()).contains("replica cm-b drained: it hands its shards over and takes none");
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-c"));
-    assertThat(replicas.get("cm-b").ownedShards()).isEmpty();
-    assertThat(replicas.get("cm-b").isDrained()).isTrue();
+    await().atMost(SETTLE).until(() -> converged(Set.of(), "cm-a", "cm-c"));
+    assertThat(replicas.get("cm-b").coordinator.ownedShards()).isEmpty();
+    assertThat(replicas.get("cm-b").coordinator.isDrained()).isTrue();
 
     assertThat(status.run("undrain-replica", "cm-b")).isZero();
     assertThat(stdout()).contains("replica cm-b undrained: it takes its share again");
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(), "cm-a", "cm-b", "cm-c"));
-    assertThat(replicas.get("cm-b").ownedShards()).containsExactly(1, 4, 7);
+    await().atMost(SETTLE).until(() -> converged(Set.of(), "cm-a", "cm-b", "cm-c"));
+    assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactly(1, 4, 7);
   }
 
   @Test
   void tableShowsDrainedShardsAndMembersWithTheirAssignmentsAndAddresses() throws Exception {
     assertThat(status.run("drain-shard", "5")).isZero();
     assertThat(status.run("drain-replica", "cm-c")).isZero();
-    await().atMost(SETTLE).until(() -> replicas.converged(Set.of(5), "cm-a", "cm-b"));
+    await().atMost(SETTLE).until(() -> converged(Set.of(5), "cm-a", "cm-b"));
 
     assertThat(status.run("--shards", "8")).isZero();
     List<String> lines = stdout().lines().toList();
@@ -138,6 +140,14 @@ class StatusDrainIT {
         assertThat(l).contains("replica \"cm-z\" of convoy-cm has no member Lease", "cm-a, cm-b, cm-c"));
   }
 
+
+  /**
+   * True when nobody owns a shard of {@code unowned} and every other shard is owned by exactly the
+   * replica of {@code live} that the i mod N rule names (drained shards are wanted by nobody).
+   */
+  private boolean converged(Set<Integer> unowned, String... live) {
+    return replicas.ownsByModulo(unowned, List.of(live));
+  }
 
   private String stdout() {
     return status.out();
