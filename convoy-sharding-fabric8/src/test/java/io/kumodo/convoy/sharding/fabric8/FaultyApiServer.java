@@ -129,6 +129,16 @@ final class FaultyApiServer implements AutoCloseable {
     return server.getRequestCount();
   }
 
+  /** The request received last, or null. */
+  RecordedRequest lastRequest() throws InterruptedException {
+    return server.getLastRequest();
+  }
+
+  /** The oldest received request not taken yet, waiting up to {@code timeout} for one; null if none came. */
+  RecordedRequest takeRequest(Duration timeout) throws InterruptedException {
+    return server.takeRequest(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public void close() {
     server.destroy();

@@ -8,15 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseConflictException;
 import io.kumodo.convoy.sharding.LeaseEvent;
@@ -38,13 +35,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class KubernetesLeaseStoreIT {
   private static final String NS = "convoy-system";
   private static final Instant T = Instant.parse("2026-11-29T10:00:00.123456789Z");
 
-  KubernetesMockServer server;
+  FaultyApiServer server;
   KubernetesClient client;
   private KubernetesLeaseStore store;
 
@@ -121,11 +117,11 @@ class KubernetesLeaseStoreIT {
   @Test
   void freeingWritesAnEmptyHolderWithOnePut() throws Exception {
     Lease held = store.create(shard(3, "cm-a"));
-    int before = server.getRequestCount();
+    int before = server.requests();
     Lease free = store.update(held.withHolder("", held.acquireTime(), T, held.transitions()));
 
-    var request = server.getLastRequest();
-    assertThat(server.getRequestCount() - before).isEqualTo(1);
+    var request = server.lastRequest();
+    assertThat(server.requests() - before).isEqualTo(1);
     assertThat(request.getMethod()).isEqualTo("PUT");
     assertThat(request.getPath()).endsWith("/namespaces/" + NS + "/leases/convoy-cm-shard-3");
     assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-3").get().getSpec().getHolderIdentity())
@@ -137,8 +133,8 @@ class KubernetesLeaseStoreIT {
   void otherHttpErrorIsAStoreErrorButNotAConflict() throws Exception {
     Lease held = store.create(shard(3, "cm-a"));
     // Not a 5xx: fabric8 retries those with backoff for up to the request timeout plus 5 s.
-    server.expect().put().withPath("/apis/coordination.k8s.io/v1/namespaces/" + NS + "/leases/convoy-cm-shard-3")
-        .andReturn(403, new StatusBuilder().withCode(403).withMessage("leases is forbidden").build()).once();
+    server.inject(FaultyApiServer.Fault.status("leases is forbidden", r -> "PUT".equals(r.getMethod().toString())
+        && r.getPath().endsWith("/namespaces/" + NS + "/leases/convoy-cm-shard-3"), 403));
 
     assertThatThrownBy(() -> store.update(held.renewed(T.plusSeconds(1), Duration.ofSeconds(2))))
         .isInstanceOf(LeaseStoreException.class)
@@ -150,7 +146,7 @@ class KubernetesLeaseStoreIT {
   void listIsServedFromTheWatchCacheWithoutRequests() throws Exception {
     store.create(shard(0, "cm-a"));
     await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 1);
-    int before = server.getRequestCount();
+    int before = server.requests();
 
     client.leases().inNamespace(NS).resource(LeaseCodec.encode(shard(1, "cm-b"), NS, null)).create();
     await().atMost(Duration.ofSeconds(5)).until(() -> store.list("convoy-cm").size() == 2);
@@ -158,7 +154,7 @@ class KubernetesLeaseStoreIT {
       store.list("convoy-cm");
     }
 
-    assertThat(server.getRequestCount() - before).as("only the outside create").isEqualTo(1);
+    assertThat(server.requests() - before).as("only the outside create").isEqualTo(1);
     assertThat(store.list("convoy-obs")).isEmpty();
   }
 
@@ -174,7 +170,6 @@ class KubernetesLeaseStoreIT {
 
     assertThat(client.leases().inNamespace(NS).withName("convoy-cm-shard-2").get().getMetadata().getLabels())
         .containsEntry("team", "x").containsEntry(LeaseNames.SHARD_LABEL, "2");
-    LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", store);
   }
 
   @Test

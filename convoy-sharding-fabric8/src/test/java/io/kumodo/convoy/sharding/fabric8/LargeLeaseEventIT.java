@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
@@ -28,8 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and then nothing more, while it stays open, until the store's stall detection replaces it a
  * lease duration later; that is why 7.4.x is not supported (docs/fabric8.md).
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class LargeLeaseEventIT {
   private static final String NS = "convoy-system";
   private static final Instant T = Instant.parse("2026-12-01T10:00:00Z");

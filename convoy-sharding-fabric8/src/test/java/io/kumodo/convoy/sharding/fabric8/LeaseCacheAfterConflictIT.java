@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseConflictException;
 import io.kumodo.convoy.sharding.LeaseKey;
@@ -26,18 +24,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * replaces the cache at once, as a successful write does: otherwise every write the replica
  * bases on the stale cache conflicts until the watch reconnects.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class LeaseCacheAfterConflictIT {
   private static final String NS = "convoy-system";
   private static final Instant T = Instant.parse("2026-11-29T10:00:00Z");
 
-  KubernetesMockServer server;
+  FaultyApiServer server;
   KubernetesClient client;
 
   @Test
   void aConflictAnsweredWhileTheWatchIsDownReplacesTheStaleCacheWithoutWaitingForTheReconnect() throws Exception {
-    LoopbackProxy proxy = LoopbackProxy.start(server.getPort());
+    LoopbackProxy proxy = LoopbackProxy.start(server.port());
     // A watch reconnect interval far beyond the test: only the store's own replacement can help.
     try (KubernetesClient cutOff = FaultyApiServer.client(proxy.port(), c -> c
             .withRequestRetryBackoffLimit(0).withRequestTimeout(1000).withWatchReconnectInterval(60_000));

@@ -12,7 +12,6 @@ import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.List;
@@ -29,8 +28,7 @@ import org.slf4j.LoggerFactory;
  * the coordinators (two, sharing one store, ticked by hand) keep working, and each object
  * version is logged once, not once per tick.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class MalformedLeasesIT {
   private static final String NS = "convoy-system";
   private static final Map<String, String> SHARD = Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm",
@@ -59,7 +57,6 @@ class MalformedLeasesIT {
   void tearDown() {
     a.close();
     b.close();
-    LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", store);
     store.close();
     storeLog.detachAppender(logged);
   }

@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
 import java.net.ServerSocket;
@@ -26,8 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link OwnershipEvents} records ownership changes as Events on the member Lease, and never holds up a tick. */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class OwnershipEventsIT {
   private static final String NS = "convoy-system";
   private static final String COMPONENT = "convoy-cm";
@@ -55,7 +53,6 @@ class OwnershipEventsIT {
       a.close();                                      // releases 0 and 2
       b.close();
       events.close();
-      LeaseCaches.awaitCaughtUp(client, NS, COMPONENT, storeA, storeB);
     }
 
     Lease member = client.leases().inNamespace(NS).withName("convoy-cm-member-cm-a").get();

@@ -61,8 +61,6 @@ class ShardDirectoryIT {
         r.scheduler.close();
       }
     });
-    LeaseCaches.awaitCaughtUp(client, NS, COMPONENT,
-        replicas.values().stream().map(Replica::store).toArray(KubernetesLeaseStore[]::new));
     if (directory != null) {
       directory.close();
     }
@@ -168,8 +166,6 @@ class ShardDirectoryIT {
       }
       subscription.close();
       replicas.values().forEach(r -> r.coordinator.close());
-      LeaseCaches.awaitCaughtUp(client, NS, COMPONENT,
-          replicas.values().stream().map(Replica::store).toArray(KubernetesLeaseStore[]::new));
     }
     String expected = "http://" + replicas.get(List.of("cm-a", "cm-b").get(
         ShardKey.shardOf("demo", "cluster-07", SHARDS) % 2)).address;

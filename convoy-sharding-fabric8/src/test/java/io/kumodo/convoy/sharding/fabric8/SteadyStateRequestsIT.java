@@ -8,15 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,13 +23,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * watch cache. The coordinators run on a scheduler that never runs, so only explicit
  * {@code tickNow()} calls tick.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class SteadyStateRequestsIT {
   private static final String NS = "convoy-system";
   private static final String LEASES = "/apis/coordination.k8s.io/v1/namespaces/" + NS + "/leases/";
 
-  KubernetesMockServer server;
+  FaultyApiServer server;
   KubernetesClient client;
 
   @Test
@@ -59,21 +55,20 @@ class SteadyStateRequestsIT {
       }
       a.close();
       b.close();
-      LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", storeA, storeB);
     }
   }
 
   /** Runs one tick of {@code c} and returns its requests as "METHOD lease-name". */
   private List<String> requestsOfOneTick(Coordinator c) throws InterruptedException {
-    while (server.takeRequest(10, TimeUnit.MILLISECONDS) != null) {
+    while (server.takeRequest(Duration.ofMillis(10)) != null) {
       // drop the requests of earlier ticks
     }
-    int before = server.getRequestCount();
+    int before = server.requests();
     c.tickNow();
-    int count = server.getRequestCount() - before;
+    int count = server.requests() - before;
     List<String> requests = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      RecordedRequest r = server.takeRequest(1, TimeUnit.SECONDS);
+      RecordedRequest r = server.takeRequest(Duration.ofSeconds(1));
       String path = r.getPath();
       requests.add(r.getMethod() + " " + (path.startsWith(LEASES) ? path.substring(LEASES.length()) : path));
     }
