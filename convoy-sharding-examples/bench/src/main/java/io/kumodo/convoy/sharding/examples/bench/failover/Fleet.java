@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 
 import io.fabric8.kubernetes.client.Config;
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -94,7 +95,7 @@ public final class Fleet implements AutoCloseable {
     int count = 0;
     for (int s = 0; s < shards; s++) {
       boolean mine = id.equals(owners[s]);
-      if (assignment.name().equals("modulo") && (s % n == k) != mine) {
+      if (Assignments.isModulo(assignment) && (s % n == k) != mine) {
         return false;
       }
       count += mine ? 1 : 0;

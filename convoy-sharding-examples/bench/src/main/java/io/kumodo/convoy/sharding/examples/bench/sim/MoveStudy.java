@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -96,7 +97,7 @@ public final class MoveStudy {
   /** A steady state of {@code ids}: modulo's own, or a random floor/ceil deal that balanced keeps. */
   static String[] steadyState(Assignment assignment, List<String> ids, int shards, Random random) {
     String[] owners = new String[shards];
-    if (assignment.name().equals("modulo")) {
+    if (Assignments.isModulo(assignment)) {
       for (int s = 0; s < shards; s++) {
         owners[s] = ids.get(s % ids.size());
       }

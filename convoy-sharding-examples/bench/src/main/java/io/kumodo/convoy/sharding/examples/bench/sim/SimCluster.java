@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -139,7 +140,7 @@ public final class SimCluster implements AutoCloseable {
         return false;
       }
       load.put(o, l + 1);
-      if (assignment.name().equals("modulo") && !o.equals(live.get(s % n))) {
+      if (Assignments.isModulo(assignment) && !o.equals(live.get(s % n))) {
         return false;
       }
     }
