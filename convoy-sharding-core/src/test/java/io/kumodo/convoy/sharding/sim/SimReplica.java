@@ -8,12 +8,11 @@ import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
+import io.kumodo.convoy.sharding.testing.UtcClock;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -162,23 +161,13 @@ final class SimReplica {
   }
 
   /** A wall clock on the virtual time whose offset can step. */
-  private static final class WallClock extends Clock {
+  private static final class WallClock extends UtcClock {
     private final Clock truth;
     long offset;
 
     WallClock(VirtualTime time, long offset) {
       this.truth = time.clock();
       this.offset = offset;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
     }
 
     @Override

@@ -21,11 +21,10 @@ import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.UtcClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -166,22 +165,7 @@ class LateRenewalTest {
   }
 
   private Clock clock() {
-    return new Clock() {
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.EPOCH.plusNanos(now.get());
-      }
-    };
+    return UtcClock.of(() -> Instant.EPOCH.plusNanos(now.get()));
   }
 
   /** An in-memory store that runs {@code onShardUpdate} once, inside the next shard lease write. */
