@@ -114,22 +114,9 @@ public final class ScaleRun {
         cluster.join(id);
         return List.of(id);
       }, true);
-      List<String> live = cluster.liveIds();
-      String leaver = live.get(random.nextInt(live.size()));
-      int held = cluster.ownedBy(leaver);
-      leave = change(cluster, () -> {
-        cluster.leave(leaver);
-        return List.of();
-      }, false);
-      leave = new Change(leave.moved(), held, leave.net(), leave.objects(), leave.seconds());
+      leave = departure(cluster, cluster::leave);
       if (cluster.liveIds().size() > 1) {
-        String victim = cluster.liveIds().get(random.nextInt(cluster.liveIds().size()));
-        int lost = cluster.ownedBy(victim);
-        crash = change(cluster, () -> {
-          cluster.crash(victim);
-          return List.of();
-        }, false);
-        crash = new Change(crash.moved(), lost, crash.net(), crash.objects(), crash.seconds());
+        crash = departure(cluster, cluster::crash);
         cluster.join(names.pod(revision)); // back to R for the rolling update
         cluster.awaitConverged(maxSettle(), STEP);
       }
@@ -166,6 +153,18 @@ public final class ScaleRun {
   private long settle(SimCluster cluster, Runnable step) {
     step.run();
     return cluster.awaitConverged(maxSettle(), STEP);
+  }
+
+  /** A random replica leaves ({@code how}: gracefully or by a crash); the minimum is what it held. */
+  private Change departure(SimCluster cluster, java.util.function.Consumer<String> how) {
+    List<String> live = cluster.liveIds();
+    String id = live.get(random.nextInt(live.size()));
+    int held = cluster.ownedBy(id);
+    Change c = change(cluster, () -> {
+      how.accept(id);
+      return List.of();
+    }, false);
+    return new Change(c.moved(), held, c.net(), c.objects(), c.seconds());
   }
 
   /** A join or a leave from a converged state; {@code minimum} for a join is what the new replica owns. */

@@ -11,12 +11,14 @@ import io.kumodo.convoy.sharding.ShardChange;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
@@ -29,18 +31,34 @@ class ScaleSimTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
   private static final Duration RENEW = Duration.ofSeconds(10);
 
-  @ParameterizedTest
-  @ValueSource(strings = {"modulo", "balanced"})
-  void aTinyCellConvergesAndItsMovesAddUp(String strategy) {
-    ScaleRow row = new ScaleRun(Assignment.named(strategy), 3, 16, LEASE, RENEW, 100, true, 0, 7).run();
+  /** Every assignment in every shard-renewal mode the core has. */
+  static List<Arguments> strategiesAndModes() {
+    List<Arguments> list = new ArrayList<>();
+    for (String strategy : List.of("modulo", "balanced")) {
+      for (String mode : Renewal.available()) {
+        list.add(Arguments.of(strategy, mode));
+      }
+    }
+    return list;
+  }
+
+  @ParameterizedTest(name = "{0}, {1} mode")
+  @MethodSource("strategiesAndModes")
+  void aTinyCellConvergesWritesWhatItsModeWritesAndItsMovesAddUp(String strategy, String mode) {
+    ScaleRow row = new ScaleRun(Assignment.named(strategy), mode, 3, 16, LEASE, RENEW, 100, true, 0, 7).run();
 
     assertThat(row.note()).isEmpty();
-    assertThat(row.renewal()).isEqualTo("each");
+    assertThat(row.renewal()).isEqualTo(mode);
     assertThat(row.convergeSeconds()).isBetween(0.0, LEASE.toSeconds() * 3.0);
     assertThat(row.convergeTicks()).isGreaterThanOrEqualTo(1.0);
     assertThat(row.minWritesPerSecond()).isEqualTo(3 / 10.0); // the minimum: one member-lease write per replica
-    assertThat(row.writesPerInterval()).isEqualTo(3 + 16); // each mode: every lease once per renew interval
-    assertThat(row.writeRatio()).isEqualTo((3 + 16) / 3.0);
+    if (mode.equals("member")) {
+      assertThat(row.writesPerInterval()).isEqualTo(3); // only the member leases
+      assertThat(row.writeRatio()).isEqualTo(1.0);
+    } else {
+      assertThat(row.writesPerInterval()).isEqualTo(3 + 16); // every lease once per renew interval
+      assertThat(row.writeRatio()).isEqualTo((3 + 16) / 3.0);
+    }
     for (Change c : List.of(row.join(), row.leave(), row.crash())) {
       assertThat(c.moved()).isGreaterThanOrEqualTo(c.net());
       assertThat(c.net()).isGreaterThanOrEqualTo(c.minimum());
