@@ -278,6 +278,11 @@ public final class Coordinator implements AutoCloseable {
     return settings.incarnation();
   }
 
+  /** How this replica keeps its shard leases alive ({@link Builder#shardRenewal}). */
+  public ShardRenewal shardRenewal() {
+    return settings.renewal();
+  }
+
   /** The lease duration. */
   public Duration leaseDuration() {
     return settings.leaseDuration();

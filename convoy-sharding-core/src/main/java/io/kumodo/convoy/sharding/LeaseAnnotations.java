@@ -83,6 +83,21 @@ public final class LeaseAnnotations {
    */
   public static final String INCARNATION = "sharding.convoy.kumodo.io/incarnation";
 
+  /**
+   * On shard leases written in {@link ShardRenewal#MEMBER} mode: {@code "member"}. Such a lease is
+   * not renewed; it is live exactly while its holder's member lease carries the same
+   * {@link #INCARNATION} and is live as observed. Its {@code renewTime} says nothing about liveness.
+   */
+  public static final String RENEWAL = "sharding.convoy.kumodo.io/renewal";
+
+  /**
+   * On member leases: an incarnation of the lease's replica whose renewals have ended, written by
+   * the process that took the member lease over after it had gone unchanged for a lease duration
+   * (or from one marked released by a peer, {@link #EXPIRED_BY}). Shard leases held in
+   * {@link ShardRenewal#MEMBER} mode by that incarnation may be taken at once.
+   */
+  public static final String ENDED_INCARNATION = "sharding.convoy.kumodo.io/ended-incarnation";
+
   /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null (an earlier version's lease). */
   static String incarnation(Lease lease) {
     return lease.annotations().get(INCARNATION);

@@ -43,10 +43,10 @@ final class MemberLeases {
   private long lastMemberRenew = Long.MIN_VALUE;
   /** Since when (ticker) member renewals have succeeded with no gap of two renew intervals. */
   private long healthySince = Long.MIN_VALUE;
-  /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpired}). */
-  private final List<Lease> expiredMembers = new ArrayList<>();
-  /** Peer and assignment pairs already logged as a mismatch. */
-  private final Set<String> mismatches = new HashSet<>();
+  /** The other replicas' member leases: who is live, the marking and deleting of dead ones. */
+  private final PeerMembers peers;
+  /** The unbroken chains of this process's member-lease writes. */
+  private final RenewalChain chain = new RenewalChain();
   /** The drain mark on the member lease: requested through the API, and who set it. */
   private final DrainMark mark;
   /** Whether this replica was drained at the last tick that could list the members. */
@@ -70,6 +70,7 @@ final class MemberLeases {
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
     this.mark = new DrainMark(s.replicaId());
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
+    this.peers = new PeerMembers(settings, observed, errors);
   }
 
   /**
@@ -124,6 +125,7 @@ final class MemberLeases {
       if (member == null) {
         Lease current = listed == null ? null : ShardListing.find(listed, memberKey);
         if (heldByAnotherIncarnation(current, sent)) {
+          chain.broken();
           return; // another process under this ID renews it: this one waits, owning nothing
         }
         announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId())
@@ -135,8 +137,10 @@ final class MemberLeases {
         } else {
           operation = Operation.RETAKE;
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
+          Map<String, String> annotations = MemberRenewal.endedBy(current,
+              ownAnnotations(current.annotations(), applying, firstWrite), s.incarnation());
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
-              .renewed(wall, s.leaseDuration()).withAnnotations(ownAnnotations(current.annotations(), applying, firstWrite)));
+              .renewed(wall, s.leaseDuration()).withAnnotations(annotations));
         }
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
@@ -153,6 +157,7 @@ final class MemberLeases {
         healthySince = sent;
       }
       lastMemberRenew = sent;
+      chain.written(operation == Operation.RENEW, sent, version(member));
       errors.succeeded("renew member lease");
       creates.settled(memberKey);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
@@ -167,6 +172,7 @@ final class MemberLeases {
       }
       boolean wasKnown = member != null;
       member = null;
+      chain.broken();
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
       if (wasKnown && listed != null) {
         // Changed by someone else (an annotation, or a peer that marked it released while this
@@ -240,6 +246,9 @@ final class MemberLeases {
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
+    if (s.incarnation().equals(merged.get(LeaseAnnotations.ENDED_INCARNATION))) {
+      merged.remove(LeaseAnnotations.ENDED_INCARNATION); // this process renews it again
+    }
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
@@ -302,38 +311,13 @@ final class MemberLeases {
     return lease.resourceVersion() != null ? lease.resourceVersion() : "renewed " + lease.renewTime();
   }
 
-  /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
-  private void checkAssignment(Lease member) {
-    String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
-    if (theirs != null && !theirs.equals(s.assignment().name())
-        && mismatches.add(member.key().replicaId() + "=" + theirs)) {
-      log.error("{}/{}: replica {} uses the assignment \"{}\", this one \"{}\": all replicas of a component must "
-          + "use the same assignment, or shards go unowned", s.component(), s.replicaId(), member.key().replicaId(),
-          theirs, s.assignment().name());
-    }
-  }
-
-  /**
-   * A member lease this replica has not yet seen change, whose renewTime is older than the lease
-   * duration plus a renew interval by the local wall clock, is taken for dead at once, so a
-   * replica that joins after a crash does not count the crashed member for a lease duration.
-   * This only shapes what the replica wants; it never lets it take a lease (that needs a full
-   * lease duration of local observation), and once the member is seen to renew, only observation
-   * counts, so a wrong wall clock costs at most one renew interval of a wrong view.
-   */
-  private boolean staleOnArrival(Lease member, Instant wall) {
-    return observed.firstVersion(member) && member.renewTime() != null
-        && member.renewTime().plus(s.leaseDuration()).plus(s.renewInterval()).isBefore(wall);
-  }
-
   /**
    * Step 2: the live replica IDs, this replica among them unless drained (unsorted); deletes the
-   * member leases of others unchanged for 10 lease durations. Reports to {@code expiresAt} when
-   * each live member's lease would expire.
+   * member leases of others unchanged for 10 lease durations (see {@link PeerMembers#live}).
+   * Reports to {@code expiresAt} when each live member's lease would expire.
    */
   List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
     List<String> live = new ArrayList<>();
-    expiredMembers.clear();
     // Drained as the member lease says: the record the store last acknowledged, or after a conflict
     // the listed one. A drain or undrain asked for through the API counts once its mark is written,
     // as peers see it: a replica that freed its shards before would leave them to peers that still
@@ -346,87 +330,41 @@ final class MemberLeases {
     if (!selfDrained) {
       live.add(s.replicaId()); // the replica always counts itself as live, unless drained
     }
-    long gcAge = 10 * s.leaseNanos();
-    // Marked released by a peer after a lease duration unchanged: 9 more make 10 since the last renewal.
-    long gcAgeMarked = 9 * s.leaseNanos();
-    for (Lease lease : listed) {
-      LeaseKey key = lease.key();
-      if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
-        continue;
-      }
-      long age = observed.age(lease, now);
-      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? gcAgeMarked : gcAge)) {
-        deleteStale(lease);
-        continue;
-      }
-      if (lease.isFree()) {
-        continue; // released on close, or marked released by a peer
-      }
-      if (!lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
-        if (age >= s.leaseNanos()) {
-          // Not live either way; marked released too, so that it stops counting for the shard-count
-          // agreement (which counts every member lease that is not released).
-          expiredMembers.add(lease);
-        }
-        continue; // a record whose holder is not its replica, or drained
-      }
-      if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
-        live.add(key.replicaId());
-        checkAssignment(lease);
-        expiresAt.accept(now + s.leaseNanos() - age);
-      } else if (age >= s.leaseNanos()) {
-        expiredMembers.add(lease);
-      }
-    }
+    peers.live(listed, now, wall, expiresAt, live);
     return live;
   }
 
   /**
-   * Marks released (holder empty) the member leases seen unchanged for a lease duration, so a
-   * replica that joins later does not count a crashed member as live (a member lease it sees for
-   * the first time counts as just renewed). Done by the first of the sorted live replicas only,
-   * so a crash costs one write, not one per replica, and only while its own renewals have
-   * succeeded without a gap for a lease duration. A member that was only slow finds its lease
-   * changed at its next renewal and takes it back; membership never lets a replica take a lease.
+   * Marks released the member leases of others seen unchanged for a lease duration (see
+   * {@link PeerMembers#releaseExpired}), only while this replica's own renewals have succeeded
+   * without a gap for a lease duration: after an outage every replica's stale view shows all peers
+   * unchanged, and each would count itself first.
    */
   void releaseExpired(Instant wall, long now) {
-    // Only a replica that has itself been renewing all along: after an outage every replica's
-    // stale view shows all peers unchanged, and each would count itself first.
     if (lastMemberRenew == Long.MIN_VALUE || now - lastMemberRenew > s.renewNanos()
         || now - healthySince < s.leaseNanos()) {
       return;
     }
-    for (Lease lease : expiredMembers) {
-      Map<String, String> annotations = new HashMap<>(lease.annotations());
-      annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());
-      try {
-        // renewTime stays the holder's last renewal: the record still says when it was last alive.
-        s.store().update(lease.withHolder("", lease.acquireTime(), lease.renewTime(), lease.transitions())
-            .withAnnotations(annotations));
-        log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
-            lease.key().replicaId(), Durations.format(s.leaseDuration()));
-        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.OK);
-      } catch (LeaseConflictException e) {
-        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
-      } catch (LeaseStoreException | RuntimeException | Error e) {
-        errors.failed("release expired member lease", lease.key(), e);
-        StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.ERROR);
-      }
-    }
+    peers.releaseExpired();
   }
 
-  private void deleteStale(Lease lease) {
-    try {
-      s.store().delete(lease);
-      log.info("{}/{}: deleted member lease of {}, unchanged for 10 lease durations", s.component(),
-          s.replicaId(), lease.key().replicaId());
-      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.OK);
-    } catch (LeaseConflictException e) {
-      log.debug("{}/{}: stale member lease {} changed before delete", s.component(), s.replicaId(), lease.key());
-      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.CONFLICT);
-    } catch (LeaseStoreException | RuntimeException | Error e) {
-      errors.failed("delete stale member lease", lease.key(), e);
-      StoreCalls.report(s, LeaseRole.MEMBER, Operation.DELETE, CoordinatorEvents.Outcome.ERROR);
-    }
+  /** The other replicas' member leases. */
+  PeerMembers peers() {
+    return peers;
+  }
+
+  /** The chains of this process's member-lease writes (see {@link MemberRenewal}). */
+  RenewalChain chain() {
+    return chain;
+  }
+
+  /** When this process sent the write of the member-lease record {@code shown}, or Long.MIN_VALUE if not known. */
+  long sentOf(Lease shown) {
+    return shown == null || !shown.holder().equals(s.replicaId()) ? Long.MIN_VALUE : chain.sentOf(version(shown));
+  }
+
+  /** This replica's member lease in {@code listed}, or null. */
+  Lease own(List<Lease> listed) {
+    return ShardListing.find(listed, memberKey);
   }
 }

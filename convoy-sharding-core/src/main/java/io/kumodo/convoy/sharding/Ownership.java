@@ -156,6 +156,11 @@ final class Ownership {
     }
   }
 
+  /** The fencing token last set for {@code shard}, owned or not. */
+  long tokenSet(int shard) {
+    return (long) LONGS.getAcquire(tokens, shard);
+  }
+
   long deadline(int shard) {
     return (long) LONGS.getAcquire(validUntil, shard);
   }

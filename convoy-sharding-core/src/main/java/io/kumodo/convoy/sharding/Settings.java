@@ -23,7 +23,8 @@ record Settings(
     LeaseStore store,
     Ticker ticker,
     Clock clock,
-    String incarnation) {
+    String incarnation,
+    ShardRenewal renewal) {
 
   long leaseNanos() {
     return leaseDuration.toNanos();

@@ -52,9 +52,10 @@ final class ShardCountAgreement {
   /**
    * The replicas whose leases in {@code listed} publish another shard count than this replica's
    * (replica ID to the count, or {@link #NONE}); empty when all agree. Reports a change. Tells
-   * {@code expiresAt} when a shard lease that disagrees would expire.
+   * {@code expiresAt} when a shard lease that disagrees would expire ({@code nanosLeft}: the
+   * nanoseconds before a shard lease may be taken, see {@link MemberRenewal#left}).
    */
-  SortedMap<String, String> check(List<Lease> listed, long now, Observations observed, ToLongFunction<Lease> expiry,
+  SortedMap<String, String> check(List<Lease> listed, long now, ToLongFunction<Lease> nanosLeft,
       LongConsumer expiresAt) {
     TreeMap<String, String> found = new TreeMap<>();
     for (Lease lease : listed) {
@@ -68,7 +69,7 @@ final class ShardCountAgreement {
           found.put(key.replicaId(), theirs == null ? NONE : theirs);
         }
       } else if (theirs != null) {
-        long left = expiry.applyAsLong(lease) - observed.age(lease, now);
+        long left = nanosLeft.applyAsLong(lease); // until its holder surely owns it no longer
         if (left > 0) {
           found.putIfAbsent(lease.holder(), theirs);
           expiresAt.accept(now + left);

@@ -29,10 +29,12 @@ final class ShardListing {
   private final ErrorLog errors;
   private final MemberLeases members;
   private final ShardCountAgreement agreement;
+  private final MemberRenewal renewal;
 
   ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members,
-      ShardCountAgreement agreement) {
+      ShardCountAgreement agreement, MemberRenewal renewal) {
     this.s = s;
+    this.renewal = renewal;
     this.observed = observed;
     this.errors = errors;
     this.members = members;
@@ -71,7 +73,7 @@ final class ShardListing {
       }
       observed.observe(shown, now);
     }
-    return agreement.check(shown, now, observed, this::expiry, expiresAt).isEmpty();
+    return agreement.check(shown, now, lease -> renewal.left(lease, now), expiresAt).isEmpty();
   }
 
 
@@ -82,7 +84,7 @@ final class ShardListing {
     for (Lease lease : listed) {
       int shard = lease.key().shard();
       if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
-          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : observed.age(lease, now) < expiry(lease))) {
+          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : renewal.left(lease, now) > 0)) {
         holders.set(shard, lease.holder());
       }
     }
@@ -130,6 +132,11 @@ final class ShardListing {
 
   /** How long a shard lease must go unchanged before it may be taken. */
   long expiry(Lease lease) {
+    return expiry(s, lease);
+  }
+
+  /** How long a shard lease must go unchanged before it may be taken, by the options {@code s}. */
+  static long expiry(Settings s, Lease lease) {
     Duration declared = lease.duration();
     if (declared != null && !declared.isNegative() && declared.compareTo(s.leaseDuration()) > 0) {
       return declared.toNanos();

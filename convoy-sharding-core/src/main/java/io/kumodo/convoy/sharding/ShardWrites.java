@@ -139,16 +139,28 @@ final class ShardWrites {
     return new Write(purpose, operation, node, base, sent, answer, request);
   }
 
-  /** {@code lease} publishing this replica's shard count and this process's incarnation. */
+  /** {@code lease} publishing this replica's shard count, this process's incarnation and its renewal mode. */
   private Lease withShardCount(Lease lease) {
     String count = Integer.toString(s.shardCount());
-    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)) {
+    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)
+        && MemberRenewal.annotated(lease, s.renewal())) {
       return lease;
     }
     Map<String, String> annotations = new HashMap<>(lease.annotations());
     annotations.put(LeaseAnnotations.SHARDS, count);
     annotations.put(LeaseAnnotations.INCARNATION, s.incarnation());
+    MemberRenewal.annotate(annotations, s.renewal());
     return lease.withAnnotations(annotations);
+  }
+
+  /**
+   * True when {@code current} is still the holding this process wrote as {@code mine}: this
+   * replica as holder, no other incarnation, the same transition count (nobody took it in
+   * between) and the same acquire time (not an outsider's edit naming this replica).
+   */
+  static boolean sameHolding(Settings s, Lease current, Lease mine) {
+    return current.holder().equals(s.replicaId()) && !s.otherIncarnation(current)
+        && current.transitions() == mine.transitions() && sameInstant(current.acquireTime(), mine.acquireTime());
   }
 
   /**
@@ -240,7 +252,7 @@ final class ShardWrites {
           // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
           // changes the holder or increments the transitions. Renew on the new version.
           try {
-            hold(node, s.store().update(current.renewed(wall, s.leaseDuration())), w.sent());
+            hold(node, s.store().update(withShardCount(current.renewed(wall, s.leaseDuration()))), w.sent());
             StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
             return;
           } catch (LeaseStoreException | RuntimeException | Error again) {
@@ -343,10 +355,7 @@ final class ShardWrites {
     } catch (LeaseStoreException | RuntimeException | Error e) {
       current = null;
     }
-    return current != null && current.holder().equals(s.replicaId())
-        && !s.otherIncarnation(current) && current.transitions() == mine.transitions()
-        && sameInstant(current.acquireTime(), mine.acquireTime())
-        ? current : null;
+    return current != null && sameHolding(s, current, mine) ? current : null;
   }
 
   /**
@@ -368,6 +377,7 @@ final class ShardWrites {
           s.component(), s.replicaId(), node.shard);
     }
     node.hold(written);
+    node.written(members.chain().startedBy(sent) ? members.chain().id() : -1, sent);
   }
 
   /**

@@ -59,6 +59,9 @@ final class TickRule {
   private final ShardListing listing;
   private final ShardWrites writes;
   private final OwnershipNotice notice;
+  private final ShardReleases releases;
+  /** How shard leases written in member mode are judged, and in member mode held. */
+  private final MemberRenewal renewal;
   /** Read by the scheduler too (how many leases a tick reads). */
   private volatile List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
@@ -75,9 +78,11 @@ final class TickRule {
     for (int shard = 0; shard < nodes.length; shard++) {
       nodes[shard] = new ShardNode(shard);
     }
-    this.listing = new ShardListing(settings, observed, errors, members, agreement);
+    this.renewal = new MemberRenewal(settings, ownership, observed, members);
+    this.listing = new ShardListing(settings, observed, errors, members, agreement, renewal);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
     this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
+    this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, this::expiresAt);
   }
 
   /**
@@ -91,7 +96,7 @@ final class TickRule {
     long now = s.ticker().read();
     Instant wall = s.clock().instant();
     nextExpiry = Long.MAX_VALUE;
-    dropLapsed(now);
+    releases.dropLapsed(now);
     List<Lease> listed = listing.list();
 
     // 1. Renew the member lease; create it if it does not exist.
@@ -102,6 +107,8 @@ final class TickRule {
     }
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = liveMembers(listed, now, wall);
+    // (ours) Member-mode shard leases: who vouches for them; in member mode, our held ones as listed.
+    renewal.read(listed, nodes, now, notice, this::expiresAt);
     // (ours) Replicas with different shard counts map objects to different shards: own nothing
     // while any other count is published, or before our own count shows in a listing.
     boolean agreed = listing.agreed(listed, now, this::expiresAt);
@@ -110,11 +117,11 @@ final class TickRule {
     // 4. The wanted shards.
     BitSet wanted = wantedSet(agreed, live, k, listed, now);
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
-    releaseUnwanted(wanted, now);
+    releases.releaseUnwanted(wanted, now);
     // 5. Create, renew or take each wanted shard lease (and create the missing unwanted ones).
     List<ShardWrites.Write> acquires = acquireWanted(wanted, listed, regular, now, wall);
     // 6 (second half). Free the released leases once their reconciles have finished.
-    List<ShardWrites.Write> frees = freeReleased(wanted, agreed, now, wall);
+    List<ShardWrites.Write> frees = releases.freeReleased(wanted, agreed, now, wall);
     // The writes of steps 5 and 6 are in flight together. A shard counts as owned once the answer
     // to its own write is in, and is reported before the answers to the frees (which change no
     // owned shard) are awaited.
@@ -130,7 +137,7 @@ final class TickRule {
   private void keepHeldWithoutListing(Instant wall) {
     List<ShardWrites.Write> renewals = new ArrayList<>();
     for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD)) {
+      if (node.is(ShardNode.Phase.HELD) && (!renewal.on() || renewal.needsWrite(node))) {
         renewals.add(writes.renew(node, node.lease(), wall));
       }
     }
@@ -160,16 +167,6 @@ final class TickRule {
       node.want(wanted.get(node.shard), now);
     }
     return wanted;
-  }
-
-  /** Step 6, first half: held shards not wanted leave the owned set, and the callbacks hear it. */
-  private void releaseUnwanted(BitSet wanted, long now) {
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD) && !wanted.get(node.shard)) {
-        node.release(now);
-      }
-    }
-    notice.notifyIfChanged(agreement.others().isEmpty() ? "not-wanted" : "shard-count-mismatch");
   }
 
   /**
@@ -210,6 +207,9 @@ final class TickRule {
    * released, create it if missing, take it if free or expired. Null when no write is due.
    */
   private ShardWrites.Write acquire(ShardNode node, Lease listed, boolean regular, long now, Instant wall) {
+    if (node.is(ShardNode.Phase.HELD) && renewal.on()) {
+      return renewal.needsWrite(node) ? writes.renew(node, node.lease(), wall) : null; // renewed by the member lease
+    }
     if (node.is(ShardNode.Phase.HELD)) {
       long lastSent = ownership.deadline(node.shard) - s.leaseNanos() + s.marginNanos();
       return regular || now - lastSent >= s.renewNanos() ? writes.renew(node, node.lease(), wall) : null;
@@ -229,62 +229,13 @@ final class TickRule {
     creates.settled(listed.key());
     // Free only counts when its holder freed it: a holder cleared by another writer may still be
     // acting on the shard until its next renewal, so that lease waits out a lease duration.
-    if (LeaseAnnotations.isFreedByItsHolder(listed) || observed.age(listed, now) >= listing.expiry(listed)) {
+    // Held by a live replica, or by another incarnation of this one: wait for expiry (for a
+    // member-mode lease: until its holder's member lease no longer vouches for it, see MemberRenewal).
+    if (LeaseAnnotations.isFreedByItsHolder(listed)
+        || renewal.takeable(listed, now, this::expiresAt, members.peers())) {
       return writes.take(node, listed, wall);
     }
-    // Held by a live replica, or by an earlier incarnation of this one: wait for expiry.
-    expiresAt(now + listing.expiry(listed) - observed.age(listed, now));
     return null;
-  }
-
-  /** Step 6, second half: starts the free (or the keeping) of each released, unwanted lease. */
-  private List<ShardWrites.Write> freeReleased(BitSet wanted, boolean agreed, long now, Instant wall) {
-    List<ShardWrites.Write> frees = new ArrayList<>();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.RELEASING) && !wanted.get(node.shard)) {
-        ShardWrites.Write write = freeWhenIdle(node, agreed, now, wall);
-        if (write != null) {
-          frees.add(write);
-        }
-      }
-    }
-    return frees;
-  }
-
-  /**
-   * Frees a released shard once no reconcile that started while it was owned still runs. Until
-   * then the lease is renewed, so no peer takes it; after a lease duration it is freed anyway,
-   * with a warning. A lease in its create wait is kept too (renewed), and while shard counts
-   * disagree (no peer may take it then; one that agrees will want it). A kept lease is rewritten
-   * only when its last write was sent half a renew interval ago or more (null: no write due), at
-   * a regular tick or not: extra ticks come often (while the member lease is not listed yet), and
-   * the regular tick comes a little less than a renew interval after the last write.
-   */
-  private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
-    if (node.waiting(now) || (node.created() && !agreed)) {
-      if (node.waiting(now)) {
-        expiresAt(node.ownableFrom());
-      }
-      return keep(node, now, wall);
-    }
-    int busy = ownership.inFlight(node.shard);
-    if (busy > 0) {
-      if (now - node.releaseStarted(now) < s.leaseNanos()) {
-        return keep(node, now, wall);
-      }
-      log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
-          node.shard, busy, Durations.format(s.leaseDuration()));
-    }
-    return writes.free(node, wall);
-  }
-
-  /** Renews a kept (released, not yet freed) lease if its last write was sent R/2 ago or more. */
-  private ShardWrites.Write keep(ShardNode node, long now, Instant wall) {
-    long last = node.lastSent();
-    if (last != Long.MIN_VALUE && now - last < s.renewNanos() / 2) {
-      return null;
-    }
-    return writes.keepReleased(node, wall);
   }
 
   /** After the writes: deletes leases outside the shard count; the first live replica marks expired members. */
@@ -380,21 +331,5 @@ final class TickRule {
   /** The replicas that publish another shard count, found at the last tick that could list the leases. */
   java.util.SortedMap<String, String> shardCountMismatch() {
     return agreement.others();
-  }
-
-  /** Shards whose fencing deadline passed: out of the owned set; renewed or freed below. */
-  private void dropLapsed(long now) {
-    boolean any = false;
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD) && ownership.deadline(node.shard) - now <= 0) {
-        node.release(now);
-        any = true;
-        log.warn("{}/{}: shard {} fenced: no successful renewal for {} (lease duration less the margin)",
-            s.component(), s.replicaId(), node.shard, Durations.format(s.leaseDuration().minus(s.fencingMargin())));
-      }
-    }
-    if (any) {
-      notice.notifyIfChanged("fenced");
-    }
   }
 }

@@ -1,0 +1,313 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import io.kumodo.convoy.sharding.internal.Observations;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shard leases kept alive through the member lease ({@link ShardRenewal#MEMBER}): how every
+ * replica, in either mode, judges such a lease (when its holder may still own it, when it may be
+ * taken), and, in member mode, how the holder's ownership is extended by its member renewals. The
+ * argument, step by step, is in docs/failure-model.md; in short:
+ *
+ * <ul>
+ *   <li><b>The holder</b> owns a shard until the earlier of (a) the send time of its last member
+ *       renewal in the unbroken chain ({@link RenewalChain}) in which it wrote the shard lease and
+ *       (b) the last time its shard lease was known unchanged (its own write, or a listing that also
+ *       shows one of its own member writes, so the listing is at least that recent), plus the lease
+ *       duration less the margin. A broken chain (any other writer's change of its member lease)
+ *       extends nothing until the shard lease is written again by a compare-and-swap.
+ *   <li><b>A taker</b> takes a member-mode lease of holder h and incarnation I only: when h's member
+ *       lease carries I and has gone unchanged for a lease duration, after marking that version
+ *       released by a compare-and-swap (which ends I's chain: its next renewal conflicts); at once
+ *       when h's member lease says I ended (marked released carrying I, or
+ *       {@link LeaseAnnotations#ENDED_INCARNATION}); otherwise (h's member lease missing, cleared,
+ *       of another holder or incarnation: a write that ended I's chain, but whose time nobody
+ *       vouches for) a lease duration after this replica first saw it so, the shard lease
+ *       unchanged meanwhile.
+ * </ul>
+ *
+ * <p>Confined to the tick thread, like {@link TickRule}.
+ */
+final class MemberRenewal {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+  private static final String MEMBER = "member";
+
+  private final Settings s;
+  private final Ownership ownership;
+  private final Observations observed;
+  private final MemberLeases members;
+  private final boolean on;
+  /** The member leases of the last listing, by replica ID. */
+  private final Map<String, Lease> memberLeases = new HashMap<>();
+  /** Per shard: a member-mode lease its holder's member lease does not vouch for, and since when. */
+  private final Map<Integer, Unvouched> unvouched = new HashMap<>();
+
+  private record Unvouched(String version, long since) {}
+
+  MemberRenewal(Settings settings, Ownership ownership, Observations observed, MemberLeases members) {
+    this.s = settings;
+    this.ownership = ownership;
+    this.observed = observed;
+    this.members = members;
+    this.on = settings.renewal() == ShardRenewal.MEMBER;
+  }
+
+  /** True in member mode. */
+  boolean on() {
+    return on;
+  }
+
+  /** True when {@code lease} is a shard lease held in member mode. */
+  static boolean memberMode(Lease lease) {
+    return !lease.isFree() && MEMBER.equals(lease.annotations().get(LeaseAnnotations.RENEWAL));
+  }
+
+  /** The annotations a shard lease written by this replica carries for its mode. */
+  static void annotate(Map<String, String> annotations, ShardRenewal renewal) {
+    if (renewal == ShardRenewal.MEMBER) {
+      annotations.put(LeaseAnnotations.RENEWAL, MEMBER);
+    } else {
+      annotations.remove(LeaseAnnotations.RENEWAL);
+    }
+  }
+
+  /** True when a shard lease written by this replica needs no change of annotations for its mode. */
+  static boolean annotated(Lease lease, ShardRenewal renewal) {
+    return (renewal == ShardRenewal.MEMBER) == MEMBER.equals(lease.annotations().get(LeaseAnnotations.RENEWAL));
+  }
+
+  /**
+   * The incarnation whose renewals of member lease {@code m} are known to have ended: the one it
+   * carries when a peer marked it released, else {@link LeaseAnnotations#ENDED_INCARNATION}; null.
+   */
+  static String ended(Lease m) {
+    if (m == null) {
+      return null;
+    }
+    if (m.isFree() && m.annotations().containsKey(LeaseAnnotations.EXPIRED_BY)) {
+      return LeaseAnnotations.incarnation(m);
+    }
+    return m.annotations().get(LeaseAnnotations.ENDED_INCARNATION);
+  }
+
+  /**
+   * The annotations of this process's take of its member lease {@code current}: when it takes over
+   * another incarnation's (after a lease duration unchanged) or one a peer marked released, it
+   * records that incarnation as ended, so its member-mode shard leases may be taken at once.
+   */
+  static Map<String, String> endedBy(Lease current, Map<String, String> annotations, String mine) {
+    String gone = current.isFree() ? ended(current) : LeaseAnnotations.incarnation(current);
+    if (gone == null || gone.equals(mine)) {
+      return annotations;
+    }
+    Map<String, String> with = new HashMap<>(annotations);
+    with.put(LeaseAnnotations.ENDED_INCARNATION, gone);
+    return with;
+  }
+
+  /** The member lease of the holder of {@code x} if it vouches for it (same holder and incarnation), else null. */
+  private Lease vouching(Lease x) {
+    Lease m = memberLeases.get(x.holder());
+    return m != null && !m.isFree() && m.holder().equals(x.holder())
+        && Objects.equals(LeaseAnnotations.incarnation(m), LeaseAnnotations.incarnation(x)) ? m : null;
+  }
+
+  /**
+   * Reads a listing: the member leases by replica ID, and since when each member-mode shard lease
+   * has gone without its holder's member lease vouching for it. In member mode also: the held
+   * shards' leases as listed (confirmed unchanged, adopted after a harmless edit, or lost), this
+   * process's own shard leases it lost track of, and the extension of the held shards by the
+   * member renewals.
+   */
+  void read(List<Lease> listed, ShardNode[] nodes, long now, OwnershipNotice notice, LongConsumer expiresAt) {
+    memberLeases.clear();
+    Lease[] shards = new Lease[nodes.length];
+    for (Lease lease : listed) {
+      LeaseKey key = lease.key();
+      if (key.role() == LeaseRole.MEMBER) {
+        memberLeases.put(key.replicaId(), lease);
+      } else if (key.shard() < nodes.length) {
+        shards[key.shard()] = lease;
+      }
+    }
+    for (int shard = 0; shard < shards.length; shard++) {
+      Lease x = shards[shard];
+      if (x == null || !memberMode(x) || vouching(x) != null || endedIncarnation(x)) {
+        unvouched.remove(shard);
+      } else {
+        String version = version(x);
+        Unvouched u = unvouched.get(shard);
+        if (u == null || !u.version.equals(version)) {
+          unvouched.put(shard, new Unvouched(version, now));
+        }
+      }
+    }
+    if (on) {
+      confirm(shards, nodes, members.sentOf(members.own(listed)), notice);
+      adoptLost(shards, nodes, now, expiresAt);
+      extend(nodes, notice);
+    }
+  }
+
+  /** True when the holder's member lease says the incarnation of {@code x} has ended. */
+  private boolean endedIncarnation(Lease x) {
+    String incarnation = LeaseAnnotations.incarnation(x);
+    return incarnation != null && incarnation.equals(ended(memberLeases.get(x.holder())));
+  }
+
+  /**
+   * Nanoseconds before {@code x}, a held shard lease, may be taken (its holder's ownership has
+   * surely ended by then), as of the last listing; 0 or less when it may be taken now, bar the
+   * compare-and-swap mark a member lease unchanged for a lease duration still needs.
+   */
+  long left(Lease x, long now) {
+    if (!memberMode(x)) {
+      return ShardListing.expiry(s, x) - observed.age(x, now);
+    }
+    Lease m = vouching(x);
+    if (m != null) {
+      return s.leaseNanos() - observed.age(m, now);
+    }
+    if (endedIncarnation(x)) {
+      return 0;
+    }
+    Unvouched u = unvouched.get(x.key().shard());
+    return u == null ? s.leaseNanos() : s.leaseNanos() - (now - u.since);
+  }
+
+  /**
+   * Step 5 for a wanted shard whose lease {@code x} is held by another (not freed by its holder):
+   * true when it may be taken now. A member-mode lease whose holder's member lease, vouching for
+   * it, has gone unchanged for a lease duration is taken only after this replica marked that
+   * member lease released. Tells {@code expiresAt} when to look again.
+   */
+  boolean takeable(Lease x, long now, LongConsumer expiresAt, PeerMembers peers) {
+    long left = left(x, now);
+    if (left > 0) {
+      expiresAt.accept(now + left);
+      return false;
+    }
+    Lease m = memberMode(x) ? vouching(x) : null;
+    return m == null || m.holder().equals(s.replicaId()) ? m == null : peers.mark(m);
+  }
+
+  /**
+   * Member mode, step 5 for a held shard: true when its lease must be written (by a
+   * compare-and-swap) before member renewals may extend it: it was written in an earlier chain of
+   * member writes, or edited by another writer since.
+   */
+  boolean needsWrite(ShardNode node) {
+    return node.chain() != members.chain().id() && members.chain().live();
+  }
+
+  /** The chain a shard-lease write sent at {@code sent} belongs to: the current one if it began by then, else -1. */
+  long chainOf(long sent) {
+    return members.chain().startedBy(sent) ? members.chain().id() : -1;
+  }
+
+  /**
+   * The held shards' leases as listed, given that the listing shows one of this process's member
+   * writes, sent at {@code fresh} (Long.MIN_VALUE: not known, nothing is learnt): unchanged, the
+   * lease is confirmed as of then; changed but still this process's (holder, incarnation,
+   * transitions, acquire time: an annotation or a renewTime edited) it is adopted, and written
+   * again unless it still says member renewal; deleted or taken, it is lost at once. Only a
+   * listing at least as recent as this process's last write of the lease can tell a change.
+   */
+  private void confirm(Lease[] shards, ShardNode[] nodes, long fresh, OwnershipNotice notice) {
+    if (fresh == Long.MIN_VALUE) {
+      return;
+    }
+    boolean lost = false;
+    for (ShardNode node : nodes) {
+      if (!node.is(ShardNode.Phase.HELD)) {
+        continue;
+      }
+      Lease x = shards[node.shard];
+      Lease mine = node.lease();
+      if (x != null && Objects.equals(x.resourceVersion(), mine.resourceVersion())) {
+        node.confirm(fresh);
+      } else if (fresh - node.lastSent() <= 0) {
+        continue; // the listing may predate this replica's own write
+      } else if (x != null && ShardWrites.sameHolding(s, x, mine)) {
+        node.hold(x);
+        if (memberMode(x) && s.mine(x)) {
+          node.confirm(fresh);
+        } else {
+          node.unchain(); // peers would judge it by its renewTime: written back at step 5
+        }
+      } else {
+        ownership.revoke(node.shard);
+        node.dropLease();
+        node.forgetCreate();
+        lost = true;
+        log.warn("{}/{}: lost shard {}: its lease was {} by another writer", s.component(), s.replicaId(),
+            node.shard, x == null ? "deleted" : "changed");
+      }
+    }
+    if (lost) {
+      notice.notifyIfChanged("lost");
+    }
+  }
+
+  /**
+   * Shard leases of this process (its ID and incarnation) that it holds no longer in its own
+   * books (a write whose answer was lost or whose re-read failed): peers see them vouched for by
+   * its member lease and never take them, so once one has gone unchanged for a lease duration
+   * (any earlier holder's deadline has passed) it becomes a released lease again, freed or taken
+   * back at this tick.
+   */
+  private void adoptLost(Lease[] shards, ShardNode[] nodes, long now, LongConsumer expiresAt) {
+    for (ShardNode node : nodes) {
+      Lease x = shards[node.shard];
+      if (x == null || !memberMode(x) || !x.holder().equals(s.replicaId()) || !s.mine(x)
+          || node.is(ShardNode.Phase.HELD) || node.is(ShardNode.Phase.RELEASING)) {
+        continue;
+      }
+      long age = observed.age(x, now);
+      if (age >= s.leaseNanos()) {
+        node.keepReleased(x);
+      } else {
+        expiresAt.accept(now + s.leaseNanos() - age);
+      }
+    }
+  }
+
+  /**
+   * After a member renewal: each held shard whose lease was written in the current chain is owned
+   * until the earlier of that renewal's send time and its last confirmation, plus the lease
+   * duration less the margin.
+   */
+  private void extend(ShardNode[] nodes, OwnershipNotice notice) {
+    long renewed = members.lastMemberRenew();
+    if (!members.chain().live() || renewed == Long.MIN_VALUE) {
+      return;
+    }
+    for (ShardNode node : nodes) {
+      if (!node.is(ShardNode.Phase.HELD) || node.chain() != members.chain().id()) {
+        continue;
+      }
+      long from = Math.min(renewed, node.confirmed());
+      long deadline = from + s.leaseNanos() - s.marginNanos();
+      if (deadline - ownership.deadline(node.shard) > 0) {
+        if (s.ticker().read() - ownership.deadline(node.shard) >= 0) {
+          notice.lapsed(node.shard); // its deadline passed before this renewal landed
+        }
+        ownership.extend(node.shard, deadline, ownership.tokenSet(node.shard), from);
+      }
+    }
+  }
+
+  private static String version(Lease lease) {
+    return lease.resourceVersion() != null ? lease.resourceVersion() : lease.toString();
+  }
+}
