@@ -29,10 +29,12 @@ final class ShardReleases {
   private final ShardWrites writes;
   private final OwnershipNotice notice;
   private final ShardCountAgreement agreement;
+  private final MemberLeases members;
   private final LongConsumer expiresAt;
 
   ShardReleases(Settings s, Ownership ownership, ShardNode[] nodes, ShardWrites writes, OwnershipNotice notice,
-      ShardCountAgreement agreement, LongConsumer expiresAt) {
+      ShardCountAgreement agreement, MemberLeases members, LongConsumer expiresAt) {
+    this.members = members;
     this.s = s;
     this.ownership = ownership;
     this.nodes = nodes;
@@ -77,7 +79,9 @@ final class ShardReleases {
    * renewal a kept lease is not written: it lives as long as the member lease.
    */
   private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
-    if (node.waiting(now) || (node.created() && !agreed)) {
+    // A process that waits for another incarnation's member lease created it (so that its wait
+    // runs meanwhile), but frees it after the wait: the other process may want it.
+    if (node.waiting(now) || (node.created() && !agreed && !members.foreign())) {
       if (node.waiting(now)) {
         expiresAt.accept(node.ownableFrom());
       }

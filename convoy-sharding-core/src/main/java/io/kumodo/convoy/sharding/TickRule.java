@@ -82,7 +82,8 @@ final class TickRule {
     this.listing = new ShardListing(settings, observed, errors, members, agreement, renewal);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
     this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
-    this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, this::expiresAt);
+    this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
+        this::expiresAt);
   }
 
   /**
@@ -189,7 +190,7 @@ final class TickRule {
         acquires.add(write);
       }
     }
-    if (!members.drained() && !members.foreign()) {
+    if (!members.drained()) {
       for (ShardNode node : nodes) {
         if (!wanted.get(node.shard) && byKey.get(LeaseKey.shard(s.component(), node.shard)) == null
             && !node.is(ShardNode.Phase.HELD) && !node.is(ShardNode.Phase.RELEASING)) {
@@ -270,8 +271,12 @@ final class TickRule {
     if (nextExpiry != Long.MAX_VALUE && nextExpiry - next < 0) {
       next = nextExpiry;
     }
+    // Member renewal: a listing confirms the held leases only as of the member write it shows, the
+    // one before this tick's, so tick (list again) a little before a deadline, not after it.
+    long early = renewal.on()
+        ? Math.min(s.renewNanos() / 4, (s.leaseNanos() - s.marginNanos() - s.renewNanos()) / 2) : 0;
     for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
-      long d = ownership.deadline(shard);
+      long d = ownership.deadline(shard) - early;
       if (d - next < 0) {
         next = d;
       }

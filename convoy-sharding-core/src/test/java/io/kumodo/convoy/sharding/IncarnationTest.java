@@ -101,6 +101,21 @@ class IncarnationTest {
   }
 
   @Test
+  void aProcessWaitingForAnotherIncarnationsMemberLeaseCreatesTheMissingShardLeasesSoBothWaitsRunTogether() {
+    for (ShardRenewal mode : ShardRenewal.values()) {
+      InMemoryLeaseStore store = new InMemoryLeaseStore(); // no shard lease: deleted, or never created
+      store.put(new Lease(MEMBER_A, "cm-a", Processes.LEASE, null, null, 0,
+          Map.of(LeaseAnnotations.SHARDS, "2", LeaseAnnotations.INCARNATION, "crashed-one"), null));
+      Processes cluster = new Processes(2, store, b -> b.shardRenewal(mode));
+      Processes.Process a = cluster.start("cm-a", "new");
+      // The member lease is taken over after L unchanged; the shard leases, created at the first
+      // tick, are owned L after their create: together, not one after the other (2 L).
+      Duration took = cluster.untilAllOwned(Processes.LEASE.plus(Processes.RENEW));
+      assertThat(a.coordinator.ownedShards()).as("%s: owned after %s", mode, took).containsExactly(0, 1);
+    }
+  }
+
+  @Test
   void leasesOfAnEarlierVersionWithoutAnIncarnationAreReadAsAnotherProcesssAndTakenOverOnceUnchangedForALeaseDuration() {
     InMemoryLeaseStore store = new InMemoryLeaseStore();
     // What a crashed replica of an earlier version left: its member lease and two shard leases,

@@ -120,6 +120,23 @@ class MemberRenewalTest {
   }
 
   @Test
+  void aHolderKeepsItsShardsWhenTheRenewIntervalIsMoreThanHalfTheLeaseDurationLessTheMargin() {
+    // L = 30 s, R = 20 s, m = 5 s: a listing confirms the shard leases as of the member write before
+    // the tick's own, so the deadline after a regular tick (t - 20 s + 25 s) comes before the next
+    // one; an extra tick lists again before it.
+    Writes writes = new Writes();
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4),
+        b -> b.shardRenewal(ShardRenewal.MEMBER).renewInterval(Duration.ofSeconds(20)).events(writes));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3);
+    writes.ok.clear();
+    cluster.run(Duration.ofMinutes(5));
+    assertThat(a.changes).as("never fenced").hasSize(1);
+    assertThat(writes.count(LeaseRole.SHARD)).isZero();
+  }
+
+  @Test
   void anOutsiderDeletingAMemberModeShardLeaseNeverGivesTwoOwners() throws Exception {
     // Both replicas want every shard (GREEDY): cm-b waits for cm-a's leases. The holder's watch
     // lags 20 s (two renew intervals), so it learns of the delete only from its own listings,

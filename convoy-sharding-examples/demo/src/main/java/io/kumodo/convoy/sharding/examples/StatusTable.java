@@ -51,7 +51,7 @@ final class StatusTable {
             (ignored == null ? "no lease" : ignored.kind().label() + " lease") + outside));
         continue;
       }
-      String state = l.isFree() ? "free" : StatusLeases.live(l, now) ? "owned" : "expired";
+      String state = l.isFree() ? "free" : StatusLeases.owned(l, leases.members, now) ? "owned" : "expired";
       boolean isDrained = LeaseAnnotations.isDrained(l.annotations());
       if (outside.isEmpty()) {
         owned += state.equals("owned") ? 1 : 0;

@@ -50,6 +50,30 @@ class StatusTableTest {
   }
 
   @Test
+  void aShardLeaseHeldInMemberRenewalIsOwnedWhileItsHoldersMemberLeaseOfTheSameIncarnationIsLiveWhateverItsRenewTime() {
+    Lease held = memberMode(shard(0, "cm-a", false), "i-1", 3600);
+    Lease otherIncarnation = memberMode(shard(1, "cm-a", false), "i-0", 3600);
+    Lease deadHolder = memberMode(shard(2, "cm-b", false), "i-2", 1);
+    Lease a = member("cm-a", "modulo", null, false, 1);
+    a.getMetadata().getAnnotations().put(LeaseAnnotations.INCARNATION, "i-1");
+    Lease b = member("cm-b", "modulo", null, false, 120);
+    b.getMetadata().getAnnotations().put(LeaseAnnotations.INCARNATION, "i-2");
+    String table = render(List.of(held, otherIncarnation, deadHolder, a, b), "convoy-cm", "convoy-system", 3, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("0\\s+cm-a\\s+1h0m0s\\s+0\\s+owned"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+cm-a\\s+1h0m0s\\s+0\\s+expired"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-b\\s+1s\\s+0\\s+expired"));
+    assertThat(table).contains("1 of 3 shards owned");
+  }
+
+  /** {@code shard} as a replica in member renewal writes it: incarnation, mode, renewed {@code ageSeconds} ago. */
+  private static Lease memberMode(Lease shard, String incarnation, int ageSeconds) {
+    shard.getMetadata().setAnnotations(new HashMap<>(Map.of(LeaseAnnotations.RENEWAL, "member",
+        LeaseAnnotations.INCARNATION, incarnation)));
+    shard.getSpec().setRenewTime(NOW.minusSeconds(ageSeconds).atZone(ZoneOffset.UTC));
+    return shard;
+  }
+
+  @Test
   void aMemberLeaseMarkedReleasedByAPeerAfterItExpiredSaysExpiredAndByWhom() {
     Lease crashed = member("cm-b", "modulo", null, false, 40);
     crashed.getSpec().setHolderIdentity("");
