@@ -323,7 +323,14 @@ final class MemberLeases {
     // as peers see it: a replica that freed its shards before would leave them to peers that still
     // count it live and so do not want them.
     Lease mine = member != null ? member : ShardListing.find(listed, memberKey);
-    selfDrained = LeaseAnnotations.isDrained(mine);
+    boolean drained = LeaseAnnotations.isDrained(mine);
+    Boolean pending = mark.pending();
+    if (member == null && pending != null && drained != pending) {
+      // Our own (un)drain is still to be acknowledged and the listed record says otherwise: our write
+      // of it may have taken effect with its answer lost. Keep what we had until a write is answered.
+      drained = selfDrained;
+    }
+    selfDrained = drained;
     if (foreignUntil != Long.MIN_VALUE) {
       expiresAt.accept(foreignUntil); // the tick that may take it over
     }

@@ -86,6 +86,8 @@ public final class FaultSimulation {
   private final List<String> violations = new ArrayList<>();
   private int nextId;
   private long lastFaultEnd;
+  /** Set once the lagging watches were healed: a process started later gets a watch without lag. */
+  private boolean lagsHealed;
 
   private FaultSimulation(Builder b) {
     this.seed = b.seed;
@@ -222,6 +224,10 @@ public final class FaultSimulation {
   private SimReplica startReplica(String id, Duration offset, SimRenewal mode) {
     int n = processesPerId.merge(id, 1, Integer::sum);
     SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, offset, SimViews.choose(this));
+    if (lagsHealed) {
+      // Started after the lags ended (a rolling switch's later replacements): its watch does not lag.
+      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+    }
     replicas.add(r);
     r.coordinator.prime();
     r.coordinator.start();
@@ -317,6 +323,7 @@ public final class FaultSimulation {
 
   /** Lagging watches catch up: the last fault ends no earlier than the last late delivery. */
   private void healLags() {
+    lagsHealed = true;
     for (SimReplica r : replicas) {
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
     }
