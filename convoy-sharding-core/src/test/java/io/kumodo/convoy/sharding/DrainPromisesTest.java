@@ -176,6 +176,36 @@ class DrainPromisesTest {
   }
 
   @Test
+  void aReplicaWhoseOwnUndrainMayHaveTakenEffectWithItsAnswerLostDoesNotReleaseItsShardsForTheListedDrainMark() {
+    // Found by the fault simulation (member-mode seed 2215): an operator marks cm-a's member lease
+    // drained while cm-a's undrain() is still to be written; cm-a's write conflicts, it writes the
+    // undrain again on the listed record, and that write takes effect but its answer is lost. The
+    // store has no mark any more (peers count cm-a live), so cm-a must not free its shards for one.
+    TestCluster cluster = new TestCluster(4);
+    boolean[] losing = {false};
+    FaultyLeaseStore store = new FaultyLeaseStore(cluster.store).withoutWatch().with(Faults.loseAnswers(
+        () -> losing[0], (call, lease) -> lease.key().role() == LeaseRole.MEMBER));
+    TestCluster.Replica a = cluster.start("cm-a", store);
+    cluster.run(TestCluster.LEASE);
+    assertThat(a.coordinator.ownedShards()).hasSize(4);
+
+    LeaseKey member = LeaseKey.member("convoy-cm", "cm-a");
+    Lease m = cluster.store.get(member);
+    java.util.Map<String, String> marked = new java.util.HashMap<>(m.annotations());
+    marked.put(LeaseAnnotations.DRAINED, "true");
+    cluster.store.put(m.withAnnotations(marked)); // kubectl annotate
+    a.coordinator.undrain();
+    losing[0] = true;
+    cluster.run(Duration.ofMillis(100)); // the tick undrain() asks for
+    assertThat(LeaseAnnotations.isDrained(cluster.store.get(member))).as("its undrain took effect").isFalse();
+    assertThat(a.coordinator.ownedShards()).as("no shard freed for a mark the store does not have").hasSize(4);
+    losing[0] = false;
+    cluster.run(TestCluster.RENEW);
+    assertThat(a.coordinator.isDrained()).isFalse();
+    assertThat(a.coordinator.ownedShards()).hasSize(4);
+  }
+
+  @Test
   void anUndrainBeforeTheDrainCompletedEndsTheFirstCallersFutureExceptionally() {
     TestCluster cluster = new TestCluster(4);
     TestCluster.Replica a = cluster.start("cm-a");
