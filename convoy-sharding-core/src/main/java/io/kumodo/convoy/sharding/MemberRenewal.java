@@ -106,7 +106,11 @@ final class MemberRenewal {
    * records that incarnation as ended, so its member-mode shard leases may be taken at once.
    */
   static Map<String, String> endedBy(Lease current, Map<String, String> annotations, String mine) {
-    String gone = current.isFree() ? ended(current) : LeaseAnnotations.incarnation(current);
+    // Held under its own ID by another incarnation: taken over only after a lease duration unchanged
+    // (MemberLeases). Held by another ID (an outsider's edit) or free without a mark: taken at once,
+    // which says nothing about when the incarnation it names stopped renewing.
+    String gone = current.isFree() ? ended(current)
+        : current.holder().equals(current.key().replicaId()) ? LeaseAnnotations.incarnation(current) : null;
     if (gone == null || gone.equals(mine)) {
       return annotations;
     }

@@ -116,6 +116,28 @@ class IncarnationTest {
   }
 
   @Test
+  void aRestartWhoseMemberLeaseAnOutsiderGaveAnotherHolderDoesNotTakeThePausedOldProcesssMemberModeShardsAtOnce() {
+    // Found by the fault simulation with same-ID and mode-switch faults (seed 1831): the restarted
+    // process takes its member lease back at once from the holder an operator wrote into it, which
+    // says nothing about when the old process stopped renewing; it must not record the old
+    // incarnation as ended (its member-mode shard leases would be taken at once).
+    Processes cluster = new Processes(2, TestCluster.installed("convoy-cm", 2),
+        b -> b.shardRenewal(ShardRenewal.MEMBER));
+    Processes.Process old = cluster.start("cm-a", "old");
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(old.coordinator.ownedShards()).containsExactly(0, 1);
+    old.pause(Duration.ofSeconds(90));
+    Lease m = cluster.store.get(MEMBER_A);
+    cluster.store.put(m.withHolder("cm-b", m.acquireTime(), m.renewTime(), m.transitions())); // kubectl edit
+    Processes.Process restarted = cluster.start("cm-a", "restarted");
+    cluster.run(Duration.ofSeconds(10)); // checked every 100 ms: never two owners
+    assertThat(old.coordinator.ownedShards()).as("the paused process still owns until its deadline")
+        .containsExactly(0, 1);
+    cluster.untilAllOwned(BOUND);
+    assertThat(restarted.coordinator.ownedShards()).containsExactly(0, 1);
+  }
+
+  @Test
   void leasesOfAnEarlierVersionWithoutAnIncarnationAreReadAsAnotherProcesssAndTakenOverOnceUnchangedForALeaseDuration() {
     InMemoryLeaseStore store = new InMemoryLeaseStore();
     // What a crashed replica of an earlier version left: its member lease and two shard leases,
