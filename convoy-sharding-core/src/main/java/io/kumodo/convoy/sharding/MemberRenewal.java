@@ -178,12 +178,15 @@ final class MemberRenewal {
     if (!memberMode(x)) {
       return ShardListing.expiry(s, x) - observed.age(x, now);
     }
+    // Even when its holder's renewals are known to have ended, a shard lease this replica has seen
+    // for less than L may be one created again after a delete, whose earlier holder may still act.
+    long seen = s.leaseNanos() - observed.age(x, now);
     Lease m = vouching(x);
     if (m != null) {
-      return s.leaseNanos() - observed.age(m, now);
+      return Math.max(s.leaseNanos() - observed.age(m, now), seen);
     }
     if (endedIncarnation(x)) {
-      return 0;
+      return seen;
     }
     Unvouched u = unvouched.get(x.key().shard());
     return u == null ? s.leaseNanos() : s.leaseNanos() - (now - u.since);
