@@ -42,6 +42,9 @@ import org.slf4j.LoggerFactory;
  * on the {@link Ticker}, as a coordinator times it): a lease whose holder stopped renewing, or
  * whose watch went silent, yields no owner after one lease duration. That rule is core's
  * {@link ObservedOwners}; this class adds the addresses, the published views and the listeners.
+ * A shard lease held in member renewal ({@link LeaseAnnotations#RENEWAL} {@code member}) is not
+ * renewed: its owner lives as long as the holder's member lease, so each change of that member
+ * lease recomputes the owners of the shards it holds in that mode.
  */
 final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
@@ -160,10 +163,9 @@ final class DirectoryState {
       return refresh(key.shard(), now);
     }
     publishMembers();
-    if (before == null || !Objects.equals(address(before), address(lease))) {
-      return refreshHeldBy(key.replicaId(), now);
-    }
-    return Long.MAX_VALUE;
+    // Every shard the replica holds when its address changed; otherwise those it holds in member
+    // renewal, which live as long as this member lease does: each renewal moves their deadline.
+    return refreshHeldBy(key.replicaId(), now, before == null || !Objects.equals(address(before), address(lease)));
   }
 
   private long remove(LeaseKey key, long now) {
@@ -176,14 +178,16 @@ final class DirectoryState {
       return refresh(key.shard(), now);
     }
     publishMembers();
-    return refreshHeldBy(key.replicaId(), now);
+    return refreshHeldBy(key.replicaId(), now, true);
   }
 
-  private long refreshHeldBy(String replicaId, long now) {
+  /** Refreshes the shards {@code replicaId} holds: all of them, or ({@code all} false) those held in member renewal. */
+  private long refreshHeldBy(String replicaId, long now, boolean all) {
     long next = Long.MAX_VALUE;
     for (int shard = 0; shard < shardCount; shard++) {
       Lease l = observed.shardLease(shard);
-      if (l != null && l.holder().equals(replicaId)) {
+      if (l != null && l.holder().equals(replicaId)
+          && (all || "member".equals(l.annotations().get(LeaseAnnotations.RENEWAL)))) {
         next = Math.min(next, refresh(shard, now));
       }
     }

@@ -69,6 +69,25 @@ class DirectoryStateTest {
   }
 
   @Test
+  void aShardHeldInMemberRenewalLivesWhileItsHoldersMemberLeaseIsRenewedAndExpiresWithIt() {
+    Map<String, String> incarnation = Map.of(LeaseAnnotations.INCARNATION, "i-1");
+    state.apply("m-a", member("cm-a", incarnation));
+    state.apply("s-1", shard(1, "cm-a", Map.of(LeaseAnnotations.RENEWAL, "member", LeaseAnnotations.INCARNATION,
+        "i-1")));
+    for (int renewal = 0; renewal < 4; renewal++) { // two lease durations, the shard lease never written again
+      now += LEASE.toNanos() / 2;
+      assertThat(state.ownerOf(1)).as("after %d member renewals", renewal).contains(new Owner("cm-a", null));
+      state.apply("m-a", member("cm-a", incarnation));
+    }
+    assertThat(state.sweep()).isEqualTo(now + LEASE.toNanos());
+
+    now += LEASE.toNanos();
+    assertThat(state.ownerOf(1)).as("the member lease observed unchanged for its duration").isEmpty();
+    state.sweep();
+    assertThat(changes).containsExactly("1:-->cm-a", "1:cm-a->-");
+  }
+
+  @Test
   void theSameVersionAgainDoesNotCountAsARenewal() {
     Lease lease = shard(3, "cm-a", Map.of());
     state.apply("s-3", lease);
