@@ -7,14 +7,9 @@ package io.kumodo.convoy.sharding.examples.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.client.http.BasicBuilder;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.Interceptor;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
@@ -66,7 +61,7 @@ class ApiCostOnRealServerIT {
 
   @Test
   void steadyStateRequestRateIsOneWritePerHeldLeasePerRenewIntervalAndNoReads(RealKube kube) {
-    PutsPerLease puts = new PutsPerLease();
+    LeasePuts puts = new LeasePuts();
     try (RealReplicas replicas = new RealReplicas(kube, "cost", SHARDS, LEASE, RENEW, false, false)) {
       // A watch the server closed resumes from its last revision before the store lists again.
       replicas.watchReconnectInterval = Duration.ofMillis(200);
@@ -111,27 +106,6 @@ class ApiCostOnRealServerIT {
     static Sample take(RealKube kube) {
       ApiServerMetrics.Scrape scrape = ApiServerMetrics.scrape(kube.server());
       return new Sample(ApiServerMetrics.requestsByVerbAndCode(scrape.text(), "leases"), scrape.at());
-    }
-  }
-
-  /** Counts the lease PUTs every replica's client sends while {@link #counting}, by Lease name. */
-  private static final class PutsPerLease implements Interceptor {
-    volatile boolean counting;
-    private final Map<String, AtomicInteger> byLease = new ConcurrentHashMap<>();
-
-    @Override
-    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-      String path = request.uri().getPath();
-      if (counting && "PUT".equals(request.method()) && path.contains("/leases/")) {
-        byLease.computeIfAbsent(path.substring(path.lastIndexOf('/') + 1), k -> new AtomicInteger()).incrementAndGet();
-      }
-    }
-
-    /** How many leases got how many PUTs, e.g. {@code {6=276}}. */
-    Map<Integer, Integer> histogram() {
-      Map<Integer, Integer> histogram = new TreeMap<>();
-      byLease.values().forEach(n -> histogram.merge(n.get(), 1, Integer::sum));
-      return histogram;
     }
   }
 }

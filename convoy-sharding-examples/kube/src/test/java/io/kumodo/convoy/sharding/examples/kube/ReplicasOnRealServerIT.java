@@ -8,26 +8,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Issue 14, item 1, on a real kube-apiserver: three replicas (each its own ServiceAccount client
  * behind its own loopback proxy) with 2 s leases and a 500 ms renew interval. An ownership
- * sampler runs throughout; every test ends by asserting no shard ever had two owners.
+ * sampler runs throughout; every test ends by asserting no shard ever had two owners. Every test
+ * runs once per shard-renewal mode, with the same assertions, on a component of its own per mode;
+ * the steady state's writes are one per renewed lease per renew interval: R + S in {@code EACH}
+ * mode, R in {@code MEMBER} mode, where the shard leases keep their resourceVersion.
  */
 @ExtendWith(RealKube.class)
+@ParameterizedClass(name = "{0} renewal")
+@EnumSource(ShardRenewal.class)
 class ReplicasOnRealServerIT {
   private static final Logger log = LoggerFactory.getLogger(ReplicasOnRealServerIT.class);
   private static final int SHARDS = 8;
@@ -36,6 +47,11 @@ class ReplicasOnRealServerIT {
   /** Scheduling and request latency on a loaded 2-core machine. */
   private static final Duration SLACK = Duration.ofSeconds(1);
 
+  /** Renew intervals over which the steady state's writes are counted. */
+  private static final int INTERVALS = 6;
+
+  @Parameter
+  ShardRenewal renewal;
   private final RealKube kube;
   private RealReplicas replicas;
 
@@ -44,8 +60,15 @@ class ReplicasOnRealServerIT {
   }
 
   private RealReplicas startThree(TestInfo test) {
-    String component = "r1-" + test.getTestMethod().orElseThrow().getName().substring(0, 12).toLowerCase();
+    return startThree(test, r -> { });
+  }
+
+  private RealReplicas startThree(TestInfo test, java.util.function.Consumer<RealReplicas> setup) {
+    String component = "r1-" + test.getTestMethod().orElseThrow().getName().substring(0, 12).toLowerCase() + "-"
+        + renewal.name().substring(0, 1).toLowerCase();
     replicas = new RealReplicas(kube, component, SHARDS, LEASE, RENEW);
+    replicas.renewal = renewal;
+    setup.accept(replicas);
     replicas.start("cm-c");
     replicas.start("cm-a");
     replicas.start("cm-b");
@@ -82,13 +105,16 @@ class ReplicasOnRealServerIT {
     long closed = System.nanoTime();
     poll(RENEW.plus(SLACK)).until(() -> replicas.firstAcquisitionOf(itsShards).isPresent());
     Duration handover = Duration.ofNanos(replicas.firstAcquisitionOf(itsShards).getAsLong() - closed);
-    log.info("measured on the real server: the first shard of a closed replica was taken {} ms after close returned",
-        handover.toMillis());
+    log.info("measured on the real server ({} renewal): the first shard of a closed replica was taken {} ms after "
+        + "close returned", renewal, handover.toMillis());
     assertThat(handover).as("graceful handover after close()").isLessThanOrEqualTo(RENEW);
     poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::converged);
 
+    long joined = System.nanoTime();
     replicas.start("cm-d");
     poll(LEASE.multipliedBy(2).plus(SLACK)).until(replicas::converged);
+    log.info("measured on the real server ({} renewal): a joining replica's share was owned {} ms after it started",
+        renewal, (System.nanoTime() - joined) / 1_000_000);
     assertThat(replicas.get("cm-d").coordinator.ownedShards()).isEqualTo(replicas.modulo(2, 3));
   }
 
@@ -112,8 +138,8 @@ class ReplicasOnRealServerIT {
     });
     poll(LEASE.plus(RENEW.multipliedBy(2)).plus(SLACK)).until(replicas::converged);
     long firstTake = replicas.firstAcquisitionOf(itsShards).orElseThrow();
-    log.info("measured on the real server: partitioned replica fenced itself after {} ms, its first shard taken after {} ms",
-        (fenced.get() - partitioned) / 1_000_000, (firstTake - partitioned) / 1_000_000);
+    log.info("measured on the real server ({} renewal): partitioned replica fenced itself after {} ms, its first shard "
+        + "taken after {} ms", renewal, (fenced.get() - partitioned) / 1_000_000, (firstTake - partitioned) / 1_000_000);
     assertThat(fenced.get()).as("the partitioned replica stopped owning before anyone took its shards")
         .isLessThan(firstTake);
     assertThat(Duration.ofNanos(firstTake - partitioned)).as("takeover after the partition")
@@ -122,11 +148,61 @@ class ReplicasOnRealServerIT {
     poll(LEASE.multipliedBy(10).plus(SLACK.multipliedBy(3))).until(
         () -> !replicas.leases("member").containsKey(memberLease));
     Duration deleted = Duration.ofNanos(System.nanoTime() - partitioned);
-    log.info("measured on the real server: the partitioned replica's member lease was deleted {} ms after the partition",
-        deleted.toMillis());
+    log.info("measured on the real server ({} renewal): the partitioned replica's member lease was deleted {} ms after "
+        + "the partition", renewal, deleted.toMillis());
     assertThat(deleted).as("member lease deletion after its last renewal")
         .isGreaterThanOrEqualTo(LEASE.multipliedBy(10).minus(RENEW));
     assertThat(replicas.converged()).isTrue();
+  }
+
+  @Test
+  void steadyStateWritesAreOnePutPerRenewedLeasePerRenewIntervalAndMemberModeLeavesTheShardLeasesUnchanged(
+      TestInfo test) {
+    LeasePuts puts = new LeasePuts();
+    startThree(test, r -> r.clientSetup = (id, builder) -> builder.withHttpClientBuilderConsumer(
+        http -> http.addOrReplaceInterceptor("puts-per-lease", puts)));
+    // Two renew intervals more: the takes' follow-up writes are done.
+    await().pollDelay(RENEW.multipliedBy(2)).atMost(RENEW.multipliedBy(3)).until(() -> true);
+    Map<String, String> shardVersions = resourceVersions(replicas.leases("shard"));
+
+    long from = System.nanoTime();
+    puts.counting = true;
+    Duration window = RENEW.multipliedBy(INTERVALS);
+    await().pollDelay(window).atMost(window.plusSeconds(1)).until(() -> true);
+    puts.counting = false;
+    double intervals = (System.nanoTime() - from) / (double) RENEW.toNanos();
+
+    Map<String, Integer> byLease = puts.byLease();
+    long shardPuts = byLease.entrySet().stream().filter(e -> e.getKey().contains("-shard-"))
+        .mapToInt(Map.Entry::getValue).sum();
+    long memberPuts = byLease.entrySet().stream().filter(e -> e.getKey().contains("-member-"))
+        .mapToInt(Map.Entry::getValue).sum();
+    int renewed = renewal == ShardRenewal.MEMBER ? 3 : 3 + SHARDS;
+    log.info("measured on the real server ({} renewal): {} lease PUTs in {} renew intervals, {} per interval "
+        + "(R = 3, S = {}); by lease {}", renewal, shardPuts + memberPuts, String.format("%.2f", intervals),
+        String.format("%.2f", (shardPuts + memberPuts) / intervals), SHARDS, byLease);
+    assertThat(replicas.converged()).as("still converged after the window").isTrue();
+    for (String id : List.of("cm-a", "cm-b", "cm-c")) {
+      assertThat(byLease.getOrDefault(LeaseNames.memberName(replicas.component, id), 0)).as("PUTs of %s's member lease", id)
+          .isBetween(INTERVALS - 1, INTERVALS + 1);
+    }
+    if (renewal == ShardRenewal.MEMBER) {
+      assertThat(shardPuts).as("PUTs of shard leases in member mode; by lease %s", byLease).isZero();
+      assertThat(resourceVersions(replicas.leases("shard"))).as("shard leases by resourceVersion")
+          .isEqualTo(shardVersions);
+    } else {
+      for (int i = 0; i < SHARDS; i++) {
+        assertThat(byLease.getOrDefault(LeaseNames.shardName(replicas.component, i), 0)).as("PUTs of shard %d", i)
+            .isBetween(INTERVALS - 1, INTERVALS + 1);
+      }
+    }
+    assertThat((shardPuts + memberPuts) / intervals).as("lease PUTs per renew interval; by lease %s", byLease)
+        .isBetween(renewed * 0.8, renewed * 1.2);
+  }
+
+  private static Map<String, String> resourceVersions(Map<String, Lease> leases) {
+    return leases.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        e -> e.getValue().getMetadata().getResourceVersion(), (a, b) -> a, TreeMap::new));
   }
 
   private static ConditionFactory poll(Duration atMost) {
