@@ -9,10 +9,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -20,8 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The request log of the mock server shows what a steady-state tick costs: one PUT per held
  * lease (the member lease and each owned shard lease), no GET or LIST, as reads come from the
- * watch cache. The coordinators run on a scheduler that never runs, so only explicit
- * {@code tickNow()} calls tick.
+ * watch cache. In member mode ({@link ShardRenewal#MEMBER}) a steady-state tick sends one PUT,
+ * of the member lease, and the shard leases keep their resourceVersion. The coordinators run on a
+ * scheduler that never runs, so only explicit {@code tickNow()} calls tick.
  */
 @ExtendWith(WithFaultyApiServer.class)
 class SteadyStateRequestsIT {
@@ -36,8 +41,8 @@ class SteadyStateRequestsIT {
   void steadyStateTickSendsOnePutPerHeldLeaseAndNoRead() throws Exception {
     try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
-        Coordinator a = coordinator("cm-a", storeA);
-        Coordinator b = coordinator("cm-b", storeB)) {
+        Coordinator a = coordinator("cm-a", storeA, ShardRenewal.EACH);
+        Coordinator b = coordinator("cm-b", storeB, ShardRenewal.EACH)) {
       FreeShardLeases.install(storeA, "convoy-cm", 8);
       a.start();
       b.start();
@@ -58,6 +63,49 @@ class SteadyStateRequestsIT {
     }
   }
 
+  @Test
+  @SuppressWarnings("try") // closes the coordinators before the stores of the try block, on purpose
+  void steadyStateTickInMemberModeSendsOnePutOfTheMemberLeaseAndLeavesTheShardLeasesUnchanged() throws Exception {
+    try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
+        KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
+        Coordinator a = coordinator("cm-a", storeA, ShardRenewal.MEMBER);
+        Coordinator b = coordinator("cm-b", storeB, ShardRenewal.MEMBER)) {
+      FreeShardLeases.install(storeA, "convoy-cm", 8);
+      a.start();
+      b.start();
+      await().atMost(Duration.ofSeconds(10)).until(() -> {
+        a.tickNow();
+        b.tickNow();
+        return a.ownedShards().equals(Set.of(0, 2, 4, 6)) && b.ownedShards().equals(Set.of(1, 3, 5, 7));
+      });
+      // The takes' follow-up: ticks until a tick of each sends the member lease only.
+      await().atMost(Duration.ofSeconds(10)).until(() -> requestsOfOneTick(a).size() == 1
+          && requestsOfOneTick(b).size() == 1);
+      Map<String, String> versions = shardVersions();
+
+      for (int round = 0; round < 3; round++) {
+        assertThat(requestsOfOneTick(a)).containsExactly("PUT convoy-cm-member-cm-a");
+        assertThat(requestsOfOneTick(b)).containsExactly("PUT convoy-cm-member-cm-b");
+      }
+      assertThat(shardVersions()).as("shard leases by resourceVersion after three steady ticks each")
+          .isEqualTo(versions);
+      assertThat(a.ownedShards()).containsExactly(0, 2, 4, 6);
+      assertThat(b.ownedShards()).containsExactly(1, 3, 5, 7);
+      a.close();
+      b.close();
+      LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", storeA, storeB);
+    }
+  }
+
+  /** The shard leases' resourceVersions, by name. */
+  private Map<String, String> shardVersions() {
+    Map<String, String> versions = new TreeMap<>();
+    for (Lease l : client.leases().inNamespace(NS).withLabel(LeaseNames.ROLE_LABEL, "shard").list().getItems()) {
+      versions.put(l.getMetadata().getName(), l.getMetadata().getResourceVersion());
+    }
+    return versions;
+  }
+
   /** Runs one tick of {@code c} and returns its requests as "METHOD lease-name". */
   private List<String> requestsOfOneTick(Coordinator c) throws InterruptedException {
     while (server.takeRequest(Duration.ofMillis(10)) != null) {
@@ -75,12 +123,13 @@ class SteadyStateRequestsIT {
     return requests;
   }
 
-  private static Coordinator coordinator(String id, KubernetesLeaseStore store) {
+  private static Coordinator coordinator(String id, KubernetesLeaseStore store, ShardRenewal renewal) {
     return Coordinator.builder()
         .component("convoy-cm")
         .replicaId(id)
         .shardCount(8)
         .leaseStore(store)
+        .shardRenewal(renewal)
         .scheduler(StoppableScheduler.NEVER)
         .build();
   }
