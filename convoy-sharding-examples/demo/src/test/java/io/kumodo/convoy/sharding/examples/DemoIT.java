@@ -33,6 +33,34 @@ class DemoIT {
   }
 
   @Test
+  void demoInMemberRenewalRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = new DemoCommand().run(List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters",
+        "4", "--shard-renewal", "member", "--no-color"), new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(text)
+        .contains("shard renewal: member")
+        .contains("summary:")
+        .contains("every shard owned at the end: yes")
+        .containsPattern("no shard had two owners in \\d+ checks: yes")
+        .doesNotContain("TIMED OUT")
+        .contains("graceful stop", "crash", "join");
+  }
+
+  @Test
+  void anUnknownShardRenewalGivesOneLineNamingTheAllowedModesAndExitCodeTwo() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = new DemoCommand().run(List.of("--shard-renewal", "sometimes"),
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8).strip()).startsWith("demo: --shard-renewal must be each or member")
+        .endsWith("\"sometimes\"").doesNotContain("\n");
+  }
+
+  @Test
   void aBadFlagGivesOneLineAndExitCodeTwo() throws Exception {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = new DemoCommand().run(List.of("--lease-duration", "soon"), new PrintStream(new ByteArrayOutputStream()),
