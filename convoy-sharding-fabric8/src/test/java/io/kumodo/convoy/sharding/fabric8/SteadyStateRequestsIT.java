@@ -43,14 +43,7 @@ class SteadyStateRequestsIT {
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
         Coordinator a = coordinator("cm-a", storeA, ShardRenewal.EACH);
         Coordinator b = coordinator("cm-b", storeB, ShardRenewal.EACH)) {
-      FreeShardLeases.install(storeA, "convoy-cm", 8);
-      a.start();
-      b.start();
-      await().atMost(Duration.ofSeconds(10)).until(() -> {
-        a.tickNow();
-        b.tickNow();
-        return a.ownedShards().equals(Set.of(0, 2, 4, 6)) && b.ownedShards().equals(Set.of(1, 3, 5, 7));
-      });
+      startAndConverge(storeA, a, b);
 
       for (int round = 0; round < 3; round++) {
         assertThat(requestsOfOneTick(a)).containsExactlyInAnyOrder("PUT convoy-cm-member-cm-a",
@@ -70,14 +63,7 @@ class SteadyStateRequestsIT {
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
         Coordinator a = coordinator("cm-a", storeA, ShardRenewal.MEMBER);
         Coordinator b = coordinator("cm-b", storeB, ShardRenewal.MEMBER)) {
-      FreeShardLeases.install(storeA, "convoy-cm", 8);
-      a.start();
-      b.start();
-      await().atMost(Duration.ofSeconds(10)).until(() -> {
-        a.tickNow();
-        b.tickNow();
-        return a.ownedShards().equals(Set.of(0, 2, 4, 6)) && b.ownedShards().equals(Set.of(1, 3, 5, 7));
-      });
+      startAndConverge(storeA, a, b);
       // The takes' follow-up: ticks until a tick of each sends the member lease only.
       await().atMost(Duration.ofSeconds(10)).until(() -> requestsOfOneTick(a).size() == 1
           && requestsOfOneTick(b).size() == 1);
@@ -93,8 +79,19 @@ class SteadyStateRequestsIT {
       assertThat(b.ownedShards()).containsExactly(1, 3, 5, 7);
       a.close();
       b.close();
-      LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", storeA, storeB);
     }
+  }
+
+  /** Installs the 8 free shard leases, starts both and ticks them until a owns the even shards, b the odd. */
+  private static void startAndConverge(KubernetesLeaseStore store, Coordinator a, Coordinator b) {
+    FreeShardLeases.install(store, "convoy-cm", 8);
+    a.start();
+    b.start();
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      a.tickNow();
+      b.tickNow();
+      return a.ownedShards().equals(Set.of(0, 2, 4, 6)) && b.ownedShards().equals(Set.of(1, 3, 5, 7));
+    });
   }
 
   /** The shard leases' resourceVersions, by name. */
