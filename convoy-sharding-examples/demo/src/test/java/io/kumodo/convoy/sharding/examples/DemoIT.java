@@ -17,13 +17,7 @@ class DemoIT {
 
   @Test
   void demoRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = new DemoCommand().run(
-        List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    String text = runToTheEnd();
     assertThat(text)
         .contains("summary:")
         .contains("every shard owned at the end: yes")
@@ -34,13 +28,7 @@ class DemoIT {
 
   @Test
   void demoInMemberRenewalRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = new DemoCommand().run(List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters",
-        "4", "--shard-renewal", "member", "--no-color"), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    String text = runToTheEnd("--shard-renewal", "member");
     assertThat(text)
         .contains("shard renewal: member")
         .contains("summary:")
@@ -48,6 +36,20 @@ class DemoIT {
         .containsPattern("no shard had two owners in \\d+ checks: yes")
         .doesNotContain("TIMED OUT")
         .contains("graceful stop", "crash", "join");
+  }
+
+  /** Runs the demo with short timings and {@code flags}, asserts exit code 0 and returns its output. */
+  private static String runToTheEnd(String... flags) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> args = new java.util.ArrayList<>(
+        List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"));
+    args.addAll(List.of(flags));
+    int code = new DemoCommand().run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+    return text;
   }
 
   @Test
