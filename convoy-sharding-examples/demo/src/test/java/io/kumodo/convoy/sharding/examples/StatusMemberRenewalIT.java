@@ -4,10 +4,6 @@
  */
 package io.kumodo.convoy.sharding.examples;
 
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.COMPONENT;
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.LEASE;
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.NAMESPACE;
-import static io.kumodo.convoy.sharding.examples.MockCoordinators.RENEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -32,6 +28,10 @@ import org.junit.jupiter.api.Test;
  * holder's member lease is live, and expired once it has expired, the shard leases unchanged.
  */
 class StatusMemberRenewalIT {
+  private static final String COMPONENT = "convoy-cm";
+  private static final String NAMESPACE = "convoy-system";
+  private static final Duration LEASE = Duration.ofSeconds(2);
+  private static final Duration RENEW = Duration.ofMillis(500);
   private static final int SHARDS = 4;
   private static final Duration SETTLE = Duration.ofSeconds(15);
 
