@@ -166,6 +166,20 @@ class ServerFaultsOnRealServerIT {
         return false;
       }
     });
+    // The fault ends when the API server stores a write again: /readyz can say ok seconds before
+    // a write gets through (a CI run measured 5.1 s between them, every lease write of the replicas
+    // timing out at R meanwhile), and the bound L + 2R counts from the end of the outage.
+    int[] probes = {0};
+    await().atMost(SETTLE).pollInterval(Duration.ofMillis(20)).until(() -> {
+      try {
+        kube.admin().configMaps().inNamespace(RealKube.NAMESPACE).resource(new ConfigMapBuilder()
+            .withNewMetadata().withName(replicas.component + "-probe-" + probes[0]++).endMetadata().build())
+            .create();
+        return true;
+      } catch (RuntimeException e) {
+        return false;
+      }
+    });
     assertConvergedWithinTheBound("etcd was stopped and restarted", System.nanoTime());
   }
 
