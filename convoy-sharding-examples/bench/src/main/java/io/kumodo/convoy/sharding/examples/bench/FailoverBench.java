@@ -5,6 +5,8 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardRenewal;
+import io.kumodo.convoy.sharding.internal.OptionLimits;
 import io.kumodo.convoy.sharding.examples.Flags;
 import io.kumodo.convoy.sharding.examples.LoadAverage;
 import io.kumodo.convoy.sharding.examples.MockApiServer;
@@ -39,10 +41,12 @@ import java.util.Map;
  * (default 3 s / 1 s, the same 3:1 ratio) and is reported as multiples of those.
  */
 public final class FailoverBench {
-  private static final Flags FLAGS = BenchCommand.fleetFlags("FailoverBench", 20, "30s", "10s")
+  static final Flags FLAGS = BenchCommand.fleetFlags("FailoverBench", 20, "30s", "10s")
       .value("crash-lease", "D", "lease duration of the crash; --lease is the graceful stop's and the join's "
           + "(default 3s)")
-      .value("crash-renew", "D", "renew interval of the crash (default 1s)");
+      .value("crash-renew", "D", "renew interval of the crash (default 1s)")
+      .value("shard-renewal", "MODE", "each or member (default each), as the replica's flag: member renews only the "
+          + "member leases, a shard lease is written when its owner changes");
 
   private FailoverBench() {}
 
@@ -82,19 +86,25 @@ public final class FailoverBench {
     return tables;
   }
 
-  /** The scenarios on one server; returns the median round trip of one CAS lease write on it. */
   /** The scenarios' settings, from the flags. */
   private record Settings(int runs, int shards, int replicas, Duration lease, Duration renew, Duration crashLease,
-      Duration crashRenew, Assignment assignment) {
+      Duration crashRenew, Assignment assignment, ShardRenewal renewal) {
     static Settings of(ParsedFlags args) throws UsageException {
       int max = BenchCommand.MAX;
+      ShardRenewal renewal;
+      try {
+        renewal = OptionLimits.shardRenewal("--shard-renewal", args.value("shard-renewal", "each"));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
       return new Settings(args.intValue("runs", 20, 1, max), args.intValue("shards", 32, 1, max),
           args.intValue("replicas", 3, 1, max), args.duration("lease", "30s"), args.duration("renew", "10s"),
           args.duration("crash-lease", "3s"), args.duration("crash-renew", "1s"),
-          Assignment.named(args.value("assignment", "modulo")));
+          Assignment.named(args.value("assignment", "modulo")), renewal);
     }
   }
 
+  /** The scenarios on one server; returns the median round trip of one CAS lease write on it. */
   private static double measure(String name, Settings settings, Handovers handovers) throws Exception {
     int runs = settings.runs();
     int shards = settings.shards();
@@ -102,6 +112,9 @@ public final class FailoverBench {
     Assignment assignment = settings.assignment();
     System.out.printf("%nfailover on the %s API server: %d replicas, %d shards, %s, %d runs%n", name, replicas,
         shards, assignment.name(), runs);
+    if (settings.renewal() != ShardRenewal.EACH) { // one extra line; each mode's output as before
+      System.out.println("shard renewal: " + settings.renewal().name().toLowerCase(Locale.ROOT));
+    }
     try (BenchServer api = BenchServer.start(name)) {
       double writeSeconds;
       try (var client = api.client()) {
@@ -109,14 +122,15 @@ public final class FailoverBench {
         writeSeconds = WriteProbe.medianWriteSeconds(client, 200);
         System.out.printf(Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n", writeSeconds * 1e3);
       }
-      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment)) {
+      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment,
+          settings.renewal())) {
         handovers.startFleet(fleet, replicas);
         System.out.println();
         System.out.println(handovers.steadyRequests(fleet, 3).markdown());
         handovers.stopsAndJoins(fleet, runs);
       }
       try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, settings.crashLease(), settings.crashRenew(),
-          assignment)) {
+          assignment, settings.renewal())) {
         handovers.startFleet(fleet, replicas);
         handovers.crashes(fleet, runs);
       }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import java.time.Duration;
 
@@ -34,15 +35,16 @@ public final class BenchReplica {
   /** A replica of {@code component} on the API server at {@code url}, built but not primed. */
   public BenchReplica(String url, String component, String id, int shards, Duration lease, Duration renew,
       Assignment assignment, OwnerBoard board) {
-    this(mockConfig(url), component, id, shards, lease, renew, assignment, board);
+    this(mockConfig(url), component, id, shards, lease, renew, assignment, ShardRenewal.EACH, board);
   }
 
   /**
    * A replica of {@code component} whose client is built from a copy of {@code base} (a real API
-   * server's, with its certificate and credentials), built but not primed.
+   * server's, with its certificate and credentials), keeping its shard leases alive by
+   * {@code renewal}, built but not primed.
    */
   public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
-      Assignment assignment, OwnerBoard board) {
+      Assignment assignment, ShardRenewal renewal, OwnerBoard board) {
     this.id = id;
     Config config = new ConfigBuilder(base).build();
     this.client = new KubernetesClientBuilder().withConfig(config)
@@ -50,7 +52,8 @@ public final class BenchReplica {
     this.store = new KubernetesLeaseStore(client, NAMESPACE);
     this.scheduler = new TickScheduler(id);
     this.coordinator = Coordinator.builder().component(component).replicaId(id).shardCount(shards)
-        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store).scheduler(scheduler)
+        .leaseDuration(lease).renewInterval(renew).assignment(assignment).shardRenewal(renewal).leaseStore(store)
+        .scheduler(scheduler)
         .onChange(change -> board.apply(id, change)).build();
   }
 

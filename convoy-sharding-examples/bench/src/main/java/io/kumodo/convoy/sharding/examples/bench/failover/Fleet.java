@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 
 import io.fabric8.kubernetes.client.Config;
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ public final class Fleet implements AutoCloseable {
   private final Duration lease;
   private final Duration renew;
   private final Assignment assignment;
+  private final ShardRenewal renewal;
   private final OwnerBoard board;
   private final List<BenchReplica> replicas = new ArrayList<>();
   private int nextId;
@@ -30,9 +32,19 @@ public final class Fleet implements AutoCloseable {
     this(BenchReplica.mockConfig(url), component, shards, lease, renew, assignment);
   }
 
-  /** An empty fleet whose replicas' clients are built from copies of {@code config}. */
+  /** An empty fleet whose replicas' clients are built from copies of {@code config}, in the default renewal mode. */
   public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
+    this(config, component, shards, lease, renew, assignment, ShardRenewal.EACH);
+  }
+
+  /**
+   * An empty fleet whose replicas' clients are built from copies of {@code config} and whose
+   * replicas keep their shard leases alive by {@code renewal}.
+   */
+  public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment,
+      ShardRenewal renewal) {
     this.config = config;
+    this.renewal = renewal;
     this.component = component;
     this.shards = shards;
     this.lease = lease;
@@ -44,7 +56,7 @@ public final class Fleet implements AutoCloseable {
   /** A new replica, built but not started. */
   public BenchReplica create() {
     BenchReplica r = new BenchReplica(config, component, String.format("replica-%03d", nextId++), shards, lease, renew,
-        assignment, board);
+        assignment, renewal, board);
     replicas.add(r);
     return r;
   }
@@ -197,6 +209,11 @@ public final class Fleet implements AutoCloseable {
   /** The renew interval. */
   public Duration renew() {
     return renew;
+  }
+
+  /** How the replicas keep their shard leases alive. */
+  public ShardRenewal renewal() {
+    return renewal;
   }
 
   /** S. */

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples.bench.failover;
 
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.bench.Table;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ public final class Handovers {
   /**
    * Counts each running replica's requests over {@code intervals} renew intervals of the steady
    * state (after one renew interval of settling): writes per renew interval against one per held
-   * lease, reads and watches opened. Prints the writes per lease of a replica above the minimum.
+   * lease (in member renewal: one, of the member lease), reads and watches opened. Prints the
+   * writes per lease of a replica above the minimum.
    */
   public Table steadyRequests(Fleet fleet, int intervals)
       throws InterruptedException {
@@ -51,22 +53,26 @@ public final class Handovers {
     }
     Duration window = fleet.renew().multipliedBy(intervals);
     Thread.sleep(window.toMillis()); // the measurement window itself
+    boolean member = fleet.renewal() == ShardRenewal.MEMBER;
     var t = new Table("replica", "owned shards", "window s", "ticks",
-        "writes", "reads", "watches opened", "writes per renew interval", "minimum (1 + owned)", "x min");
+        "writes", "reads", "watches opened", "writes per renew interval",
+        member ? "minimum (1: member lease)" : "minimum (1 + owned)", "x min");
     for (int i = 0; i < running.size(); i++) {
       BenchReplica r = running.get(i);
       long[] now = r.log().counts();
       int owned = r.coordinator().ownedShards().size();
+      int minimum = member ? 1 : 1 + owned;
       double perInterval = (now[0] - before[i][0]) / (double) intervals;
       java.util.Map<String, Long> writes = new java.util.TreeMap<>(r.log().writesByRequest());
       java.util.Map<String, Long> was = byRequest.get(i);
       writes.replaceAll((k, v) -> v - was.getOrDefault(k, 0L));
       writes.values().removeIf(v -> v == 0);
-      if (perInterval > 1 + owned) {
-        System.out.println(r.id() + " wrote more than one write per held lease per interval: " + writes);
+      if (perInterval > minimum) {
+        System.out.println(r.id() + (member ? " wrote more than its member lease per interval: "
+            : " wrote more than one write per held lease per interval: ") + writes);
       }
       t.add(r.id(), owned, window.toMillis() / 1e3, r.ticks() - ticks[i], now[0] - before[i][0],
-          now[1] - before[i][1], now[2] - before[i][2], perInterval, 1 + owned, perInterval / (1 + owned));
+          now[1] - before[i][1], now[2] - before[i][2], perInterval, minimum, perInterval / minimum);
     }
     return t;
   }
