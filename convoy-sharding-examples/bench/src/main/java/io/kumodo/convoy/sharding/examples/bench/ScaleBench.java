@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.examples.bench;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.examples.Flags;
 import io.kumodo.convoy.sharding.examples.ParsedFlags;
+import io.kumodo.convoy.sharding.examples.UsageException;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
 import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
 import io.kumodo.convoy.sharding.examples.bench.sim.Renewal;
@@ -38,8 +39,7 @@ public final class ScaleBench {
       .value("replicas", "N,N", "replica counts R of the grid (default 3,10,30,100,300,1000)")
       .value("shards", "N,N", "shard counts S of the grid (default 32,256,1024,4096)")
       .value("strategies", "NAME,NAME", "assignments (default modulo,balanced)")
-      .value("modes", "NAME,NAME", "shard-renewal modes, side by side (default each,member; each only on a core"
-          + " without member renewal)")
+      .value("modes", "NAME,NAME", "shard-renewal modes, side by side (default each,member)")
       .value("rolling-max", "N", "the most replicas a rolling update runs on (default 30)")
       .value("budget", "N", "seconds of wall time per cell; 0: no limit (default 30)")
       .value("lease", "D", "lease duration (default 30s)")
@@ -69,6 +69,11 @@ public final class ScaleBench {
     List<Integer> shards = args.intList("shards", "32,256,1024,4096", 1, max);
     List<String> strategies = args.list("strategies", "modulo,balanced");
     List<String> modes = args.list("modes", String.join(",", Renewal.available()));
+    for (String mode : modes) {
+      if (!Renewal.available().contains(mode)) {
+        throw new UsageException("--modes: no shard-renewal mode " + mode + "; allowed: " + Renewal.available());
+      }
+    }
     int rollingMax = args.intValue("rolling-max", 30, 0, max);
     int budget = args.intValue("budget", 30, 0, max);
     Duration lease = args.duration("lease", "30s");

@@ -5,55 +5,41 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import java.lang.reflect.Method;
-import java.util.ArrayList;
+import io.kumodo.convoy.sharding.ShardRenewal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The shard-renewal mode of the simulated replicas: {@code each} (every held shard lease renewed
- * every renew interval: R + S writes per interval) or {@code member} (shard leases bound to their
- * holder's member lease: R writes per interval). {@code member} needs a core with
- * {@code Coordinator.Builder.shardRenewal}; until then only {@code each} is {@linkplain #available()
- * available}.
+ * The shard-renewal mode of the simulated replicas by its flag name: {@code each} (every held
+ * shard lease renewed every renew interval: R + S writes per interval) or {@code member} (shard
+ * leases bound to their holder's member lease: R writes per interval), {@link ShardRenewal}'s
+ * constants as {@code --shard-renewal} spells them.
  */
 public final class Renewal {
-  private static final String ENUM = "io.kumodo.convoy.sharding.ShardRenewal";
-
   private Renewal() {}
 
-  /** The modes this core has, {@code each} first. */
+  /** Every mode, {@code each} first. */
   public static List<String> available() {
-    List<String> modes = new ArrayList<>(List.of("each"));
-    if (setter() != null) {
-      modes.add("member");
+    return Arrays.stream(ShardRenewal.values()).map(Renewal::flag).toList();
+  }
+
+  /** The mode of {@code name} ({@code each} or {@code member}); throws naming the allowed ones otherwise. */
+  public static ShardRenewal of(String name) {
+    for (ShardRenewal mode : ShardRenewal.values()) {
+      if (flag(mode).equals(name)) {
+        return mode;
+      }
     }
-    return modes;
+    throw new IllegalArgumentException("no shard-renewal mode " + name + "; allowed: " + available());
   }
 
   /** Sets mode {@code name} ({@code each} or {@code member}) on {@code builder}. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public static Coordinator.Builder apply(Coordinator.Builder builder, String name) {
-    Method setter = setter();
-    if (setter == null) {
-      if (!name.equals("each")) {
-        throw new IllegalArgumentException("this core has no shard-renewal mode " + name);
-      }
-      return builder;
-    }
-    try {
-      Object value = Enum.valueOf((Class<Enum>) setter.getParameterTypes()[0], name.toUpperCase(Locale.ROOT));
-      return (Coordinator.Builder) setter.invoke(builder, value);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot set the shard renewal mode " + name, e);
-    }
+    return builder.shardRenewal(of(name));
   }
 
-  private static Method setter() {
-    try {
-      return Coordinator.Builder.class.getMethod("shardRenewal", Class.forName(ENUM));
-    } catch (ClassNotFoundException | NoSuchMethodException e) {
-      return null;
-    }
+  private static String flag(ShardRenewal mode) {
+    return mode.name().toLowerCase(Locale.ROOT);
   }
 }

@@ -31,7 +31,7 @@ class ScaleSimTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
   private static final Duration RENEW = Duration.ofSeconds(10);
 
-  /** Every assignment in every shard-renewal mode the core has. */
+  /** Every assignment in both shard-renewal modes. */
   static List<Arguments> strategiesAndModes() {
     List<Arguments> list = new ArrayList<>();
     for (String strategy : List.of("modulo", "balanced")) {
