@@ -5,11 +5,11 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.examples.Flags;
-import io.kumodo.convoy.sharding.examples.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.bench.compare.Comparison;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchReplica;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
+import io.kumodo.convoy.sharding.examples.cli.Flags;
+import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

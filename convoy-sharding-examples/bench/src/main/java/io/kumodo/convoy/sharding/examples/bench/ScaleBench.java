@@ -5,9 +5,9 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.examples.Flags;
-import io.kumodo.convoy.sharding.examples.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.UsageException;
+import io.kumodo.convoy.sharding.examples.cli.Flags;
+import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
+import io.kumodo.convoy.sharding.examples.cli.UsageException;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
 import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
 import io.kumodo.convoy.sharding.examples.bench.sim.Renewal;

@@ -4,7 +4,7 @@
  */
 package io.kumodo.convoy.sharding.examples.bench;
 
-import io.kumodo.convoy.sharding.examples.LoadAverage;
+import io.kumodo.convoy.sharding.examples.cli.LoadAverage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.examples.SampleObjects;
+import io.kumodo.convoy.sharding.examples.controller.SampleObjects;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.josdk.ShardOf;
 import io.kumodo.convoy.sharding.josdk.Sharding;

@@ -16,7 +16,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.kumodo.convoy.sharding.examples.SampleObjects;
+import io.kumodo.convoy.sharding.examples.controller.SampleObjects;
 import io.kumodo.convoy.sharding.josdk.OwnedFilter;
 import io.kumodo.convoy.sharding.josdk.ShardOf;
 import java.util.List;

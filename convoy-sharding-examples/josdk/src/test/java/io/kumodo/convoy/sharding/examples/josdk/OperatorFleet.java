@@ -10,7 +10,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.examples.SampleObjects;
+import io.kumodo.convoy.sharding.examples.controller.SampleObjects;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ package io.kumodo.convoy.sharding.examples.josdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.kumodo.convoy.sharding.examples.SampleObjects;
+import io.kumodo.convoy.sharding.examples.controller.SampleObjects;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

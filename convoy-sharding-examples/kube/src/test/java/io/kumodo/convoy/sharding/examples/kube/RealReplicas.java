@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  * to partition it), its own {@link KubernetesLeaseStore}, real time. An {@link OwnershipSampler}
  * watches every coordinator from the start for a shard with two owners.
  */
-final class RealReplicas implements AutoCloseable {
+public final class RealReplicas implements AutoCloseable {
   final String component;
   final int shards;
   final Duration lease;
@@ -57,14 +57,14 @@ final class RealReplicas implements AutoCloseable {
   private final List<Replica> all = new CopyOnWriteArrayList<>();
   private final Map<String, Replica> byId = new ConcurrentHashMap<>();
   /** Null when not sampled. */
-  final OwnershipSampler sampler;
+  public final OwnershipSampler sampler;
 
   RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew) {
     this(kube, component, shards, lease, renew, true);
   }
 
   /** With {@code proxied} false the clients go straight to kube-apiserver (no partitions then). */
-  RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew, boolean proxied) {
+  public RealReplicas(RealKube kube, String component, int shards, Duration lease, Duration renew, boolean proxied) {
     this(kube, component, shards, lease, renew, proxied, true);
   }
 
@@ -84,13 +84,13 @@ final class RealReplicas implements AutoCloseable {
   }
 
   /** One replica: proxy, client, store, coordinator. */
-  final class Replica {
+  public final class Replica {
     final String id;
     /** Null when not proxied. */
     final LoopbackProxy proxy;
     final KubernetesClient client;
     final KubernetesLeaseStore store;
-    final Coordinator coordinator;
+    public final Coordinator coordinator;
     volatile boolean gone;
 
     Replica(String id) {
@@ -122,7 +122,7 @@ final class RealReplicas implements AutoCloseable {
   }
 
   /** Builds and starts replica {@code id}. */
-  Replica start(String id) {
+  public Replica start(String id) {
     return start(id, c -> { });
   }
 
@@ -136,12 +136,12 @@ final class RealReplicas implements AutoCloseable {
     return r;
   }
 
-  Replica get(String id) {
+  public Replica get(String id) {
     return byId.get(id);
   }
 
   /** Closes replica {@code id} gracefully (it frees its leases). */
-  void stop(String id) {
+  public void stop(String id) {
     Replica r = byId.get(id);
     r.gone = true;
     r.coordinator.close();
@@ -169,7 +169,7 @@ final class RealReplicas implements AutoCloseable {
   }
 
   /** True when each live replica owns exactly its i-mod-N shards and no other replica owns any. */
-  boolean converged() {
+  public boolean converged() {
     List<String> live = live();
     for (Replica r : all) {
       int k = live.indexOf(r.id);

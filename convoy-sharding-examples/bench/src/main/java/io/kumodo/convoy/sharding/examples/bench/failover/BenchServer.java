@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.kumodo.convoy.sharding.examples.MockApiServer;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
+import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
 import io.kumodo.convoy.sharding.examples.kube.RealApiServer;
 import java.util.List;
 
