@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,8 @@ public final class FaultSimulation {
   final VirtualTime time = new VirtualTime();
   /** The shared store; its creation times come from the virtual clock, so a seed gives one run. */
   final InMemoryLeaseStore store = new InMemoryLeaseStore(time.clock());
+  /** The harness of the tests on that time and store: each process is one of its replicas ({@link SimReplica}). */
+  final VirtualCluster cluster;
   /** Every process started, in order (several may share an ID; crashed and stopped ones stay). */
   final List<SimReplica> replicas = new ArrayList<>();
   private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
@@ -104,6 +107,7 @@ public final class FaultSimulation {
     this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
+    this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
   }
 
   /** A builder with small defaults: 3 replicas, 8 shards, 30 s lease, 10 s renew, 12 faults in 10 min. */
@@ -229,8 +233,7 @@ public final class FaultSimulation {
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
     }
     replicas.add(r);
-    r.coordinator.prime();
-    r.coordinator.start();
+    cluster.start(r.replica);
     return r;
   }
 

@@ -9,6 +9,7 @@ import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.UtcClock;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +19,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * One process of a {@link FaultSimulation}: a coordinator with its own faulty view of the shared
- * store, its own scheduler (which a crash kills and a GC pause delays) and its own clocks: a
+ * One process of a {@link FaultSimulation}: a replica of the tests' harness
+ * ({@link VirtualCluster.Replica}, on the simulation's time and store) with its own faulty view of
+ * the shared store, its own scheduler (which a crash kills and a GC pause delays) and its own
+ * clocks, which replace the harness's: a
  * monotonic ticker that starts at an arbitrary reading (as {@code System.nanoTime()} may, negative
  * too) and runs at a rate off the true one by its drift, and a wall clock off the true time by an
  * offset that may step ({@link #stepWallClock}). Several processes may share a replica ID (a
@@ -33,6 +36,8 @@ final class SimReplica {
   final String name;
   final SimRenewal renewal;
   final SimStore store;
+  /** Its replica in the simulation's {@link VirtualCluster}. */
+  final VirtualCluster.Replica replica;
   final ProcessScheduler scheduler;
   final Coordinator coordinator;
   final Set<Integer> replay = new TreeSet<>();
@@ -57,29 +62,24 @@ final class SimReplica {
     this.view = view;
     VirtualTime time = sim.time;
     Random random = sim.random;
-    this.scheduler = new ProcessScheduler(time);
     long storeSeed = random.nextLong();
-    this.store = new SimStore(view.store(), time, new Random(storeSeed), scheduler);
+    this.store = new SimStore(view.store(), time, new Random(storeSeed));
     this.drift = sim.drawDrift();
     // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
     this.wall = new WallClock(time, offset.toNanos());
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
-    Coordinator.Builder builder = Coordinator.builder()
-        .component(FaultSimulation.COMPONENT)
-        .replicaId(id)
-        .shardCount(sim.shards)
-        .leaseDuration(sim.lease)
-        .renewInterval(sim.renew)
-        .leaseStore(store.store)
+    // The harness builds it (component, shards, timings, assignment, its process scheduler) over
+    // its view; its own clocks replace the harness's, and its incarnation comes from the seed too
+    // (a draw of its own: the schedule's draws stay as they were).
+    this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> renewal.applyTo(b
         .ticker(drifting)
         .clock(wall)
-        .scheduler(scheduler)
-        .assignment(sim.assignment)
         .onChange(this::onChange)
-        // Its incarnation from the seed too (a draw of its own: the schedule's draws stay as they were).
-        .random(new Random(~storeSeed));
-    this.coordinator = renewal.applyTo(builder).build();
+        .random(new Random(~storeSeed))));
+    this.scheduler = replica.scheduler;
+    this.coordinator = replica.coordinator;
+    store.scheduler = scheduler;
   }
 
   /** True while the process runs: neither crashed nor stopped. */

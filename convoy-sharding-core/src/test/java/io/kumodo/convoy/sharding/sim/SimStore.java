@@ -29,7 +29,8 @@ final class SimStore implements FaultyLeaseStore.Fault {
   final FaultyLeaseStore store;
   private final VirtualTime time;
   private final Random random;
-  private final ProcessScheduler scheduler;
+  /** The process whose view this is (set once its replica is built): a crash or GC pause holds its events. */
+  ProcessScheduler scheduler;
   long partitionedUntil;
   long flakyUntil;
   /** Until then, 30% of the calls throw an Error (see {@link SimErrors}). */
@@ -38,10 +39,9 @@ final class SimStore implements FaultyLeaseStore.Fault {
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   private boolean flushScheduled;
 
-  SimStore(LeaseStore delegate, VirtualTime time, Random random, ProcessScheduler scheduler) {
+  SimStore(LeaseStore delegate, VirtualTime time, Random random) {
     this.time = time;
     this.random = random;
-    this.scheduler = scheduler;
     this.store = new FaultyLeaseStore(delegate).with(this);
   }
 

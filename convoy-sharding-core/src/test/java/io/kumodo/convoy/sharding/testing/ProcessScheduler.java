@@ -7,12 +7,14 @@ package io.kumodo.convoy.sharding.testing;
 import io.kumodo.convoy.sharding.Scheduler;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The scheduler of one simulated process on a shared {@link VirtualTime}: after a crash
  * ({@link #killed}) nothing runs; during a GC pause (until {@link #pausedUntil}) a task that comes
- * due waits until the pause ends. The fields are set by the test or the simulation, on the
- * thread that advances the time.
+ * due waits until the pause ends. Each task runs through {@link #runner}, which the scale bench
+ * wraps to count and time the ticks. The fields are set by the test, the simulation or the bench,
+ * on the thread that advances the time.
  */
 public final class ProcessScheduler implements Scheduler {
   private final VirtualTime time;
@@ -20,6 +22,8 @@ public final class ProcessScheduler implements Scheduler {
   public boolean killed;
   /** The virtual time until which the process is paused (a GC pause); 0 when it is not. */
   public long pausedUntil;
+  /** Runs each task of this process when it is due (by default: runs it). */
+  public Consumer<Runnable> runner = Runnable::run;
 
   /** A scheduler on {@code time}, running and not paused. */
   public ProcessScheduler(VirtualTime time) {
@@ -42,7 +46,14 @@ public final class ProcessScheduler implements Scheduler {
       time.schedule(() -> runOrHold(task), pausedUntil - time.read(), TimeUnit.NANOSECONDS);
       return;
     }
-    task.run();
+    runner.accept(task);
+  }
+
+  /** Runs {@code task} now through {@link #runner}, unless the process died (its first tick, {@code prime()}). */
+  public void run(Runnable task) {
+    if (!killed) {
+      runner.accept(task);
+    }
   }
 
   private void fire(Runnable task, Handle handle) {
@@ -54,7 +65,7 @@ public final class ProcessScheduler implements Scheduler {
       return;
     }
     handle.done = true;
-    task.run();
+    runner.accept(task);
   }
 
   private static final class Handle extends VirtualFuture {

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 public class VirtualCluster {
   /** The virtual time of every replica. */
-  public final VirtualTime time = new VirtualTime();
+  public final VirtualTime time;
   /** The shared store. */
   public final InMemoryLeaseStore store;
   /** The component's name. */
@@ -48,6 +48,16 @@ public class VirtualCluster {
    */
   public VirtualCluster(String component, int shards, InMemoryLeaseStore store, Duration lease, Duration renew,
       Consumer<Coordinator.Builder> customizer) {
+    this(new VirtualTime(), component, shards, store, lease, renew, customizer);
+  }
+
+  /**
+   * The same on {@code time}, for a store that takes its creation times from it (the fault
+   * simulation's, so that a seed gives one run).
+   */
+  public VirtualCluster(VirtualTime time, String component, int shards, InMemoryLeaseStore store, Duration lease,
+      Duration renew, Consumer<Coordinator.Builder> customizer) {
+    this.time = time;
     this.component = component;
     this.shards = shards;
     this.store = store;
@@ -118,10 +128,10 @@ public class VirtualCluster {
     return start(new Replica(id, store, Duration.ZERO, more));
   }
 
-  /** Primes and starts {@code r}, as a process does. */
+  /** Primes and starts {@code r}, as a process does (its {@code prime()} runs as one of its ticks). */
   public Replica start(Replica r) {
     replicas.put(r.id, r);
-    r.coordinator.prime();
+    r.scheduler.run(r.coordinator::prime);
     r.coordinator.start();
     return r;
   }

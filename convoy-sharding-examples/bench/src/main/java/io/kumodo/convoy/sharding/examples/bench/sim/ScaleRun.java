@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
@@ -98,15 +99,15 @@ public final class ScaleRun {
       long w0 = cluster.store().writes();
       long t0 = cluster.ticks();
       long c0 = cluster.cpuNanos();
-      long l0 = cluster.store().listCpuNanos();
-      long ls0 = cluster.store().lists();
+      long l0 = cluster.cache().listCpuNanos();
+      long ls0 = cluster.store().calls(FaultyLeaseStore.Call.LIST);
       int intervals = Math.max(1, (STEADY_TICKS + replicas - 1) / replicas);
       cluster.advance(renew.multipliedBy(intervals));
       double window = renew.multipliedBy(intervals).toNanos() / 1e9;
       writes = (cluster.store().writes() - w0) / window;
       long ticks = cluster.ticks() - t0;
       cpu = (cluster.cpuNanos() - c0) / 1e3 / ticks;
-      list = (cluster.store().listCpuNanos() - l0) / 1e3 / Math.max(1, cluster.store().lists() - ls0);
+      list = (cluster.cache().listCpuNanos() - l0) / 1e3 / Math.max(1, cluster.store().calls(FaultyLeaseStore.Call.LIST) - ls0);
       heap = (usedHeapAfterGc() - heap0) / 1024.0 / replicas;
 
       join = change(cluster, () -> {

@@ -5,9 +5,10 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.examples.bench.Assignments;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,23 +19,27 @@ import java.util.Map;
 
 /**
  * R coordinators of one component over one {@link InMemoryLeaseStore}, all on one
- * {@link VirtualTime} as ticker, scheduler and clock: replicas join ({@code prime} then
- * {@code start}) and leave ({@code close}, the graceful stop), and {@link #awaitConverged}
- * advances the time until the assignment has settled. Single-threaded and deterministic.
+ * {@link VirtualTime} as ticker, scheduler and clock: the tests' harness of N coordinators
+ * ({@link VirtualCluster}, from core's test-jar), each replica seeing the store through a
+ * {@link WatchCache} and the tests' fault-injecting store without faults, which counts the calls
+ * ({@link FaultyLeaseStore}). Replicas join ({@code prime} then {@code start}) and leave
+ * ({@code close}, the graceful stop) or crash, and {@link #awaitConverged} advances the time
+ * until the assignment has settled. Single-threaded and deterministic.
  */
 public final class SimCluster implements AutoCloseable {
   /** The component of every simulated replica. */
   public static final String COMPONENT = "convoy-cm";
 
-  private final VirtualTime time = new VirtualTime();
   private final InMemoryLeaseStore leases = new InMemoryLeaseStore();
-  private final CountingStore store = new CountingStore(leases, COMPONENT);
+  private final WatchCache cache = new WatchCache(leases, COMPONENT);
+  private final FaultyLeaseStore store = new FaultyLeaseStore(cache);
+  private final VirtualCluster cluster;
+  private final VirtualTime time;
   private final Map<String, SimNode> nodes = new LinkedHashMap<>();
   private final int shards;
   private final Assignment assignment;
   private final Duration lease;
   private final Duration renew;
-  private final String renewal;
   private final Budget budget;
   private final Timeline timeline;
   private long retiredTicks;
@@ -49,11 +54,13 @@ public final class SimCluster implements AutoCloseable {
   public SimCluster(int shards, Assignment assignment, String renewal, Duration lease, Duration renew,
       Budget budget) {
     this.shards = shards;
-    this.renewal = renewal;
     this.assignment = assignment;
     this.lease = lease;
     this.renew = renew;
     this.budget = budget;
+    this.cluster = new VirtualCluster(COMPONENT, shards, leases, lease, renew,
+        b -> Renewal.apply(b.assignment(assignment), renewal));
+    this.time = cluster.time;
     this.timeline = new Timeline(shards, (id, shard) -> {
       SimNode n = nodes.get(id);
       return n != null && n.coordinator().owns(shard);
@@ -62,16 +69,13 @@ public final class SimCluster implements AutoCloseable {
 
   /** Starts a replica now: build, {@code prime()} (counted as a tick), {@code start()}. */
   public SimNode join(String id) {
-    CountingScheduler scheduler = new CountingScheduler(time, budget);
-    Coordinator c = Renewal.apply(Coordinator.builder(), renewal).component(COMPONENT).replicaId(id)
-        .shardCount(shards).leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
-        .ticker(time).clock(time.clock()).scheduler(scheduler)
-        .onChange(change -> timeline.apply(id, change, time.read()))
-        .build();
-    SimNode node = new SimNode(id, c, scheduler);
+    VirtualCluster.Replica replica = cluster.new Replica(id, store, Duration.ZERO,
+        b -> b.onChange(change -> timeline.apply(id, change, time.read())));
+    TickMeter meter = new TickMeter(budget);
+    replica.scheduler.runner = meter;
+    SimNode node = new SimNode(id, replica, meter);
     nodes.put(id, node);
-    scheduler.run(c::prime);
-    c.start();
+    cluster.start(replica);
     return node;
   }
 
@@ -81,10 +85,9 @@ public final class SimCluster implements AutoCloseable {
     if (node == null) {
       throw new IllegalArgumentException("no running replica " + id);
     }
-    node.scheduler().run(node.coordinator()::close);
-    node.scheduler().stop();
-    retiredTicks += node.scheduler().ticks();
-    retiredCpu += node.scheduler().cpuNanos();
+    node.replica().scheduler.run(node.coordinator()::close);
+    node.replica().scheduler.killed = true;
+    retire(node);
   }
 
   /** A replica crashes: its ticks stop, nothing is released; its shards move once peers see its leases expire. */
@@ -93,9 +96,13 @@ public final class SimCluster implements AutoCloseable {
     if (node == null) {
       throw new IllegalArgumentException("no running replica " + id);
     }
-    node.scheduler().stop();
-    retiredTicks += node.scheduler().ticks();
-    retiredCpu += node.scheduler().cpuNanos();
+    cluster.crash(id);
+    retire(node);
+  }
+
+  private void retire(SimNode node) {
+    retiredTicks += node.ticks().ticks();
+    retiredCpu += node.ticks().cpuNanos();
   }
 
   /** Advances the virtual time by {@code d}, running every tick that comes due. */
@@ -175,7 +182,7 @@ public final class SimCluster implements AutoCloseable {
   public long ticks() {
     long t = retiredTicks;
     for (SimNode n : nodes.values()) {
-      t += n.scheduler().ticks();
+      t += n.ticks().ticks();
     }
     return t;
   }
@@ -184,7 +191,7 @@ public final class SimCluster implements AutoCloseable {
   public long cpuNanos() {
     long c = retiredCpu;
     for (SimNode n : nodes.values()) {
-      c += n.scheduler().cpuNanos();
+      c += n.ticks().cpuNanos();
     }
     return c;
   }
@@ -200,9 +207,14 @@ public final class SimCluster implements AutoCloseable {
     return n;
   }
 
-  /** The store every replica uses, with its counters. */
-  public CountingStore store() {
+  /** The store every replica uses, which counts their calls (no fault added). */
+  public FaultyLeaseStore store() {
     return store;
+  }
+
+  /** The watch-fed cache under it, which serves the listings and times them. */
+  public WatchCache cache() {
+    return cache;
   }
 
   /** The lease store underneath. */
@@ -239,7 +251,7 @@ public final class SimCluster implements AutoCloseable {
   @Override
   public void close() {
     for (SimNode n : nodes.values()) {
-      n.scheduler().stop();
+      n.replica().scheduler.killed = true;
     }
   }
 }

@@ -5,12 +5,19 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.testing.VirtualCluster;
 
 /**
- * One simulated replica: its coordinator and its counting scheduler.
+ * One simulated replica: the shared harness's replica (coordinator and process scheduler) and
+ * the meter of its ticks.
  *
  * @param id the replica ID
- * @param coordinator the coordinator, started
- * @param scheduler its ticks and their CPU time
+ * @param replica the replica of the {@link VirtualCluster}, started
+ * @param ticks its ticks and their CPU time
  */
-public record SimNode(String id, Coordinator coordinator, CountingScheduler scheduler) {}
+public record SimNode(String id, VirtualCluster.Replica replica, TickMeter ticks) {
+  /** The coordinator. */
+  public Coordinator coordinator() {
+    return replica.coordinator;
+  }
+}
