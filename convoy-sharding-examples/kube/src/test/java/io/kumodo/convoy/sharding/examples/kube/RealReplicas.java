@@ -80,7 +80,7 @@ public final class RealReplicas implements AutoCloseable {
     this.shards = shards;
     this.lease = lease;
     this.renew = renew;
-    this.sampler = sampled ? new OwnershipSampler(() -> all.stream().map(r -> r.coordinator).toList(), shards) : null;
+    this.sampler = sampled ? new OwnershipSampler(this::coordinators, shards) : null;
   }
 
   /** One replica: proxy, client, store, coordinator. */
@@ -154,6 +154,11 @@ public final class RealReplicas implements AutoCloseable {
     r.proxy.blackHole();
   }
 
+  /** Every replica's coordinator, stopped and partitioned ones included, in start order. */
+  List<Coordinator> coordinators() {
+    return all.stream().map(r -> r.coordinator).toList();
+  }
+
   /** The live (not stopped, not partitioned) replica IDs, sorted. */
   List<String> live() {
     return all.stream().filter(r -> !r.gone).map(r -> r.id).sorted().toList();
@@ -172,7 +177,7 @@ public final class RealReplicas implements AutoCloseable {
   public boolean converged() {
     List<String> live = live();
     for (Replica r : all) {
-      int k = live.indexOf(r.id);
+      int k = r.gone ? -1 : live.indexOf(r.id); // a stopped incarnation of a restarted replica owns nothing
       Set<Integer> wanted = k < 0 ? Set.of() : modulo(k, live.size());
       if (!r.coordinator.ownedShards().equals(wanted)) {
         return false;
