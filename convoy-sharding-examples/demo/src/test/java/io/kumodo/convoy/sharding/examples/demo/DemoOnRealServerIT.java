@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.examples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.kube.RealBinaries;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,15 +15,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code demo --real-api-server} narrates the whole scenario on etcd and kube-apiserver, then
- * removes them; SIGTERM in the middle of it also removes them.
+ * removes them, in both shard-renewal modes ({@code --shard-renewal member} too) with the same
+ * assertions; at the end of each run, {@code status} against its server shows every shard owned by
+ * the right replica, also in member mode, where the shard leases' renewTime says nothing of their
+ * owner. SIGTERM in the middle of it also removes them.
  */
 class DemoOnRealServerIT {
   private Process demo;
@@ -34,32 +41,126 @@ class DemoOnRealServerIT {
       demo.destroyForcibly();
     }
   }
+  private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Pattern SERVER_LINE = Pattern.compile(
       "real API server on https://127\\.0\\.0\\.1:\\d+; in another terminal: kubectl --kubeconfig (\\S+) get leases "
           + "-n convoy-system");
 
-  @Test
-  void demoOnTheRealServerRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
-    RealBinaries.orSkip();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    int code = new DemoCommand().run(List.of("--real-api-server", "--lease-duration", "2s", "--lease-renew-interval",
-        "500ms", "--clusters", "4", "--no-color"), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
+  @ParameterizedTest(name = "{0} renewal")
+  @EnumSource(ShardRenewal.class)
+  void demoOnTheRealServerRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlapAndStatusShowsTheOwners(
+      ShardRenewal renewal) throws Exception {
+    String text = renewal == ShardRenewal.MEMBER ? runToTheEnd("--shard-renewal", "member") : runToTheEnd();
     assertThat(text)
         .contains("created 4 Clusters and 12 Releases in namespace demo")
         .contains("summary:")
         .contains("every shard owned at the end: yes")
-        .contains("no shard had two owners")
+        .containsPattern("no shard had two owners in \\d+ checks: yes")
         .doesNotContain("TIMED OUT")
         .contains("graceful stop", "crash", "join");
+    if (renewal == ShardRenewal.MEMBER) {
+      assertThat(text).contains("shard renewal: member");
+    } else {
+      assertThat(text).doesNotContain("shard renewal:");
+    }
+  }
+
+  /**
+   * Runs {@code demo --real-api-server} with short timings and {@code flags}; asserts exit code 0,
+   * that the server's directory is gone at the end, and what {@code status} showed against the
+   * demo's server at the end of its scenario ({@link StatusAtTheEnd}); returns the demo's output.
+   */
+  private static String runToTheEnd(String... flags) throws Exception {
+    RealBinaries.orSkip();
+    StatusAtTheEnd status = new StatusAtTheEnd();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> args = new ArrayList<>(List.of("--real-api-server", "--lease-duration", "2s",
+        "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"));
+    args.addAll(List.of(flags));
+
+    int code = new DemoCommand().run(args, new PrintStream(status, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    String text = status.text();
+    assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
     Matcher line = SERVER_LINE.matcher(text);
     assertThat(line.find()).as(text).isTrue();
     assertThat(Path.of(line.group(1)).getParent()).as("the server's directory, deleted at the end").doesNotExist();
+    status.assertShowedTheOwners(text);
+    return text;
+  }
+
+  /**
+   * The demo's output; when the demo prints that every shard is owned at the end (its replicas
+   * cm-a and cm-d running, cm-c stopped, cm-b crashed), it holds the demo there, on the demo's own
+   * thread, for two lease durations (so every shard lease that is not renewed is older than its
+   * duration) and runs {@code status --kubeconfig} against the demo's server; the demo then goes on
+   * and stops.
+   */
+  private static final class StatusAtTheEnd extends ByteArrayOutputStream {
+    private int lineStart;
+    private int code = -1;
+    private String table = "";
+    private Throwable failure;
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+      super.write(b, off, len);
+      for (int i = lineStart; i < count; i++) {
+        if (buf[i] == '\n') {
+          String line = new String(buf, lineStart, i - lineStart, StandardCharsets.UTF_8);
+          lineStart = i + 1;
+          if (line.strip().equals("every shard owned at the end: yes")) {
+            runStatus();
+          }
+        }
+      }
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    String text() {
+      return toString(StandardCharsets.UTF_8);
+    }
+
+    private void runStatus() {
+      try {
+        Matcher server = SERVER_LINE.matcher(text());
+        if (!server.find()) {
+          throw new AssertionError("no server line before the end: " + text());
+        }
+        await().pollDelay(LEASE.multipliedBy(2)).atMost(LEASE.multipliedBy(3)).until(() -> true);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        code = new StatusCommand().run(List.of("--kubeconfig", server.group(1), "--shards", "12"),
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        table = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+      } catch (Throwable e) {
+        failure = e;
+      }
+    }
+
+    /**
+     * The status table showed every shard owned by the replica the i mod N rule names over the
+     * running cm-a and cm-d (even shards cm-a, odd ones cm-d) and both members live.
+     */
+    void assertShowedTheOwners(String demo) {
+      assertThat(failure).as("running status at the end").isNull();
+      assertThat(code).as("status's exit code; the demo printed:%n%s%nstatus printed:%n%s", demo, table).isZero();
+      List<String> lines = table.lines().toList();
+      assertThat(lines).as(table).contains("12 of 12 shards owned");
+      for (int shard = 0; shard < 12; shard++) {
+        String row = "^" + shard + "\\s+" + (shard % 2 == 0 ? "cm-a" : "cm-d") + "\\s+\\S+\\s+\\d+\\s+owned$";
+        assertThat(lines).as("shard %d in%n%s", shard, table).anySatisfy(l -> assertThat(l).matches(row));
+      }
+      for (String member : List.of("cm-a", "cm-d")) {
+        assertThat(lines).as("member %s in%n%s", member, table)
+            .anySatisfy(l -> assertThat(l).matches("^" + member + "\\s+\\S+\\s+live\\s.*"));
+      }
+    }
   }
 
   @Test
