@@ -13,6 +13,7 @@ import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,15 @@ public final class SimCluster implements AutoCloseable {
   private final Duration renew;
   private final Budget budget;
   private final Timeline timeline;
+  /** The running IDs, sorted, while they stay the same; null after a join or a departure. */
+  private List<String> live;
+  /**
+   * Per running replica, the list its coordinator last answered {@code liveMembers()} with that
+   * equalled {@link #live}: a coordinator answers with the same (unmodifiable) list until its
+   * next tick, so {@link #converged()} compares each replica's view once per tick, not once per
+   * step (R x R strings per step at R = 1000).
+   */
+  private final Map<String, List<String>> agreed = new HashMap<>();
   private long retiredTicks;
   private long retiredCpu;
 
@@ -75,6 +85,7 @@ public final class SimCluster implements AutoCloseable {
     replica.scheduler.runner = meter;
     SimNode node = new SimNode(id, replica, meter);
     nodes.put(id, node);
+    membersChanged();
     cluster.start(replica);
     return node;
   }
@@ -100,7 +111,13 @@ public final class SimCluster implements AutoCloseable {
     retire(node);
   }
 
+  private void membersChanged() {
+    live = null;
+    agreed.clear();
+  }
+
   private void retire(SimNode node) {
+    membersChanged();
     retiredTicks += node.ticks().ticks();
     retiredCpu += node.ticks().cpuNanos();
   }
@@ -131,7 +148,9 @@ public final class SimCluster implements AutoCloseable {
    * {@code modulo}; floor(S/N) or ceil(S/N) shards each for {@code balanced}.
    */
   public boolean converged() {
-    List<String> live = liveIds();
+    if (live == null) {
+      live = liveIds();
+    }
     int n = live.size();
     if (n == 0) {
       return false;
@@ -159,8 +178,12 @@ public final class SimCluster implements AutoCloseable {
       }
     }
     for (SimNode node : nodes.values()) {
-      if (!node.coordinator().liveMembers().equals(live)) {
-        return false;
+      List<String> view = node.coordinator().liveMembers();
+      if (agreed.get(node.id()) != view) {
+        if (!view.equals(live)) {
+          return false;
+        }
+        agreed.put(node.id(), view);
       }
     }
     return true;
