@@ -7,12 +7,14 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -49,7 +51,7 @@ import java.util.Random;
  * deleting and editing leases ({@link SimOutsiders}), a restart under the same ID while the old
  * process is paused and two processes with one ID ({@link SimSameId}, behind
  * {@link Builder#sameIdFaults}), and switches of the shard-renewal mode ({@link SimModeSwitch},
- * behind {@link Builder#modeSwitchFaults}, on a core with both modes). Each process sees the store with a watch, without one, or with a
+ * behind {@link Builder#modeSwitchFaults}). Each process sees the store with a watch, without one, or with a
  * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
  * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
  * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
@@ -71,7 +73,7 @@ public final class FaultSimulation {
   /** Checker self-test: each process's first OnChange call is not heard, as if the library lost it. */
   final boolean loseFirstOnChange;
   /** The mode new processes start in: the simulation's, until a rolling switch changes it. */
-  SimRenewal renewal;
+  ShardRenewal renewal;
 
   final Random random;
   final VirtualTime time = new VirtualTime();
@@ -150,6 +152,11 @@ public final class FaultSimulation {
     }
   }
 
+  /** {@code each} or {@code member}: {@code mode} as the flag {@code --shard-renewal} spells it. */
+  static String flag(ShardRenewal mode) {
+    return mode.name().toLowerCase(Locale.ROOT);
+  }
+
   /** Runs the schedule and checks the invariants; deterministic for a seed. */
   public Result run() {
     time.afterEachTask(checker::afterEachTask);
@@ -216,7 +223,7 @@ public final class FaultSimulation {
   }
 
   /** Starts a process in {@code mode}, its wall clock up to 5 lease durations ahead or behind. */
-  SimReplica startReplica(String id, SimRenewal mode) {
+  SimReplica startReplica(String id, ShardRenewal mode) {
     return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos())), mode);
   }
 
@@ -225,7 +232,7 @@ public final class FaultSimulation {
     return startReplica(id, offset, renewal);
   }
 
-  private SimReplica startReplica(String id, Duration offset, SimRenewal mode) {
+  private SimReplica startReplica(String id, Duration offset, ShardRenewal mode) {
     int n = processesPerId.merge(id, 1, Integer::sum);
     SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, offset, SimViews.choose(this));
     if (lagsHealed) {
@@ -358,7 +365,7 @@ public final class FaultSimulation {
     private int faults = 12;
     private double maxDrift = Double.NaN;
     private Assignment assignment = Assignment.modulo();
-    private SimRenewal renewal = SimRenewal.EACH;
+    private ShardRenewal renewal = ShardRenewal.EACH;
     private boolean sameIdFaults;
     private boolean modeSwitchFaults;
     private boolean loseFirstOnChange;
@@ -386,7 +393,7 @@ public final class FaultSimulation {
     }
 
     /** The shard-renewal mode every process starts in (default EACH); a mode switch changes it. */
-    Builder renewal(SimRenewal renewal) {
+    Builder renewal(ShardRenewal renewal) {
       this.renewal = renewal;
       return this;
     }
@@ -402,7 +409,7 @@ public final class FaultSimulation {
 
     /**
      * Whether the schedule may switch processes to the other shard-renewal mode, one or all in a
-     * rolling update ({@link SimModeSwitch}; only on a core with both modes); default false.
+     * rolling update ({@link SimModeSwitch}); default false.
      */
     public Builder modeSwitchFaults(boolean modeSwitchFaults) {
       this.modeSwitchFaults = modeSwitchFaults;

@@ -7,8 +7,10 @@ package io.kumodo.convoy.sharding.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ForkJoinPool;
@@ -20,12 +22,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Tens of thousands of seeded fault schedules per shard-renewal mode: safety and fencing tokens
  * at every virtual instant, liveness within the bound after the last fault, no lost or duplicated
- * OnChange. Each mode the core has runs (one parameter each, so one {@code mvn verify} runs both);
+ * OnChange. Both shard-renewal modes run (one parameter each, so one {@code mvn verify} runs both);
  * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
  * its seed and mode). {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only,
  * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
- * threads, {@code -Dconvoy.sim.seed=S} replays one schedule, {@code -Dconvoy.sim.firstSeed=S}
- * searches further seeds, {@code -Dconvoy.sim.sameId=true} adds the faults with two processes of
+ * threads, {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code -Dconvoy.sim.firstSeed=S}
+ * searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the N-th failing seed (default
+ * 3), {@code -Dconvoy.sim.sameId=true} adds the faults with two processes of
  * one replica ID (off by default, see {@link #SAME_ID}), {@code -Dconvoy.sim.modeSwitch=true} the
  * switches of the shard-renewal mode (off by default, see {@link #MODE_SWITCH}).
  */
@@ -48,10 +51,10 @@ class FaultSimulationTest {
    * L + 2R after a rolling switch from member to each mode (member mode, seeds 2513, 2532, 5051).
    */
   private static final boolean MODE_SWITCH = Boolean.getBoolean("convoy.sim.modeSwitch");
-  private static final int REPORTED = 3;
+  private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
   /** The schedule of {@code seed} in {@code mode}: its replicas, shards, faults and assignment follow from the seed. */
-  static FaultSimulation.Result schedule(long seed, SimRenewal mode) {
+  static FaultSimulation.Result schedule(long seed, ShardRenewal mode) {
     return FaultSimulation.builder()
         .seed(seed)
         .renewal(mode)
@@ -65,14 +68,15 @@ class FaultSimulationTest {
         .run();
   }
 
-  /** The modes the core has, or the one {@code -Dconvoy.sim.renewal} names. */
-  static List<SimRenewal> modes() {
-    return ONLY_MODE.isBlank() ? SimRenewal.available() : List.of(SimRenewal.ofFlag(ONLY_MODE));
+  /** Both modes, or the one {@code -Dconvoy.sim.renewal} names. */
+  static List<ShardRenewal> modes() {
+    return ONLY_MODE.isBlank() ? List.of(ShardRenewal.values())
+        : List.of(ShardRenewal.valueOf(ONLY_MODE.trim().toUpperCase(Locale.ROOT)));
   }
 
   @ParameterizedTest(name = "{0} mode")
   @MethodSource("modes")
-  void noScheduleBreaksSafetyLivenessOrOnChange(SimRenewal mode) throws Exception {
+  void noScheduleBreaksSafetyLivenessOrOnChange(ShardRenewal mode) throws Exception {
     long first = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED;
     long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
@@ -85,6 +89,9 @@ class FaultSimulationTest {
           return; // enough to look at
         }
         FaultSimulation.Result result = schedule(seed, mode);
+        if (ONLY_SEED != 0) {
+          System.out.println("settled " + result.settledAfterLastFault() + " after the last fault; " + result.report());
+        }
         if (!result.ok()) {
           failures.put(seed, result.report());
         } else {
@@ -94,10 +101,10 @@ class FaultSimulationTest {
     } finally {
       pool.shutdown();
     }
-    assertThat(failures.values()).as("failing seeds in " + mode.flag() + " mode with replayable traces"
-        + " (-Dconvoy.sim.renewal=" + mode.flag() + " -Dconvoy.sim.seed=S replays one)").isEmpty();
+    assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
+        + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
     Map.Entry<Long, Long> worst = settled.lastEntry();
-    System.out.println("fault simulation, " + mode.flag() + " mode: " + (last - first + 1) + " schedules on "
+    System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
         + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
         + " s, worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
         + worst.getValue() + ")");

@@ -4,13 +4,13 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
+import io.kumodo.convoy.sharding.ShardRenewal;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Switches of the shard-renewal mode mid-run, as a {@link FaultSimulation} fault (only when asked
- * for, {@link FaultSimulation.Builder#modeSwitchFaults}, and the core has both modes, {@link
- * SimRenewal#available()}): one process replaced by one in the other
+ * for, {@link FaultSimulation.Builder#modeSwitchFaults}): one process replaced by one in the other
  * mode, and a rolling switch of every running process to the other mode, one at a time, a random
  * part of two renew intervals apart, as a rolling update does it. The replacement keeps the
  * replica ID (a StatefulSet) or gets a new one (a Deployment), by the seed. Processes started
@@ -19,27 +19,24 @@ import java.util.concurrent.TimeUnit;
 final class SimModeSwitch {
   private SimModeSwitch() {}
 
-  /** The faults of this family, in a fixed order; none when the core has one mode only. */
+  /** The faults of this family, in a fixed order. */
   static List<SimFault> faults() {
-    if (SimRenewal.available().size() < 2) {
-      return List.of();
-    }
     return List.of(SimModeSwitch::replaceOneInTheOtherMode, SimModeSwitch::rollingSwitch);
   }
 
   /** One running process stops gracefully and a process in the other mode starts in its place. */
   static void replaceOneInTheOtherMode(FaultSimulation sim) {
     SimReplica r = sim.pick(sim.running());
-    replace(sim, r, r.renewal.other(), sim.random.nextBoolean());
+    replace(sim, r, other(r.renewal), sim.random.nextBoolean());
   }
 
   /** Every running process replaced, one at a time, by one in the other mode of the deployment's. */
   static void rollingSwitch(FaultSimulation sim) {
-    SimRenewal target = sim.renewal.other();
+    ShardRenewal target = other(sim.renewal);
     sim.renewal = target;
     boolean sameIds = sim.random.nextBoolean();
     List<SimReplica> old = sim.running();
-    sim.note("rolling switch of " + old.size() + " processes to " + target.flag() + " mode"
+    sim.note("rolling switch of " + old.size() + " processes to " + FaultSimulation.flag(target) + " mode"
         + (sameIds ? ", same IDs" : ", new IDs"));
     long at = sim.time.read();
     for (SimReplica r : old) {
@@ -53,8 +50,13 @@ final class SimModeSwitch {
     }
   }
 
-  private static void replace(FaultSimulation sim, SimReplica r, SimRenewal mode, boolean sameId) {
-    sim.note("graceful stop " + r.name + " for a switch to " + mode.flag() + " mode");
+  /** The mode a switch from {@code mode} goes to. */
+  static ShardRenewal other(ShardRenewal mode) {
+    return mode == ShardRenewal.EACH ? ShardRenewal.MEMBER : ShardRenewal.EACH;
+  }
+
+  private static void replace(FaultSimulation sim, SimReplica r, ShardRenewal mode, boolean sameId) {
+    sim.note("graceful stop " + r.name + " for a switch to " + FaultSimulation.flag(mode) + " mode");
     r.stop();
     SimReplica fresh = sim.startReplica(sameId ? r.id : sim.newId(), mode);
     sim.note("start " + fresh.describe());

@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.UtcClock;
@@ -34,7 +35,7 @@ final class SimReplica {
   final String id;
   /** The ID for the first process of an ID; {@code id#2}, {@code id#3} for later ones. */
   final String name;
-  final SimRenewal renewal;
+  final ShardRenewal renewal;
   final SimStore store;
   /** Its replica in the simulation's {@link VirtualCluster}. */
   final VirtualCluster.Replica replica;
@@ -54,7 +55,7 @@ final class SimReplica {
   private boolean heardAny;
 
   /** A process of replica {@code id}, its wall clock {@code offset} off the true time, seeing the store through {@code view}. */
-  SimReplica(FaultSimulation sim, String id, String name, SimRenewal renewal, Duration offset, SimViews.View view) {
+  SimReplica(FaultSimulation sim, String id, String name, ShardRenewal renewal, Duration offset, SimViews.View view) {
     this.sim = sim;
     this.id = id;
     this.name = name;
@@ -70,13 +71,14 @@ final class SimReplica {
     this.wall = new WallClock(time, offset.toNanos());
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
-    // its view; its own clocks replace the harness's, and its incarnation comes from the seed too
-    // (a draw of its own: the schedule's draws stay as they were).
-    this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> renewal.applyTo(b
+    // its view; its own clocks replace the harness's, its mode is set, and its incarnation comes
+    // from the seed too (a draw of its own: the schedule's draws stay as they were).
+    this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> b
         .ticker(drifting)
         .clock(wall)
         .onChange(this::onChange)
-        .random(new Random(~storeSeed))));
+        .random(new Random(~storeSeed))
+        .shardRenewal(renewal));
     this.scheduler = replica.scheduler;
     this.coordinator = replica.coordinator;
     store.scheduler = scheduler;
@@ -90,7 +92,7 @@ final class SimReplica {
   /** Its name, mode, clocks and view of the store, for a trace. */
   String describe() {
     long offset = wall.offset;
-    return name + " (" + renewal.flag() + " mode, clock " + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
+    return name + " (" + FaultSimulation.flag(renewal) + " mode, clock " + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
         + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
   }
 
