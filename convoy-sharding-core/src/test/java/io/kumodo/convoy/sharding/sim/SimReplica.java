@@ -80,6 +80,7 @@ final class SimReplica {
         .random(new Random(~storeSeed))
         .shardRenewal(renewal));
     this.scheduler = replica.scheduler;
+    scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
     store.scheduler = scheduler;
   }
