@@ -12,8 +12,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,13 +27,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * at every virtual instant, liveness within the bound after the last fault, no lost or duplicated
  * OnChange. Both shard-renewal modes run (one parameter each, so one {@code mvn verify} runs both);
  * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
- * its seed and mode). {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only,
- * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
- * threads, {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code -Dconvoy.sim.firstSeed=S}
- * searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the N-th failing seed (default
- * 3), {@code -Dconvoy.sim.sameId=true} adds the faults with two processes of
- * one replica ID (off by default, see {@link #SAME_ID}), {@code -Dconvoy.sim.modeSwitch=true} the
- * switches of the shard-renewal mode (off by default, see {@link #MODE_SWITCH}).
+ * its seed and mode). Every fault family is on, two processes with one replica ID ({@link
+ * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included.
+ * {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only, {@code
+ * -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the threads,
+ * {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code
+ * -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the
+ * N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} and {@code
+ * -Dconvoy.sim.modeSwitch=false} turn those two families off.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -39,18 +43,13 @@ class FaultSimulationTest {
   private static final long ONLY_SEED = Long.getLong("convoy.sim.seed", 0);
   private static final long FIRST_SEED = Long.getLong("convoy.sim.firstSeed", 1);
   private static final String ONLY_MODE = System.getProperty("convoy.sim.renewal", "");
-  /**
-   * The faults with two processes of one replica ID ({@link SimSameId}) are off unless asked for:
-   * with incarnations a new process waits L for the member lease of the one it replaces, and then L
-   * for shard leases it had to create, beyond the bound L + 2R (seed 12861).
-   */
-  private static final boolean SAME_ID = Boolean.getBoolean("convoy.sim.sameId");
-  /**
-   * The switches of the shard-renewal mode ({@link SimModeSwitch}) are off unless asked for: with
-   * the member-renewal mode of member15's branch (65270d7) they found every shard not owned within
-   * L + 2R after a rolling switch from member to each mode (member mode, seeds 2513, 2532, 5051).
-   */
-  private static final boolean MODE_SWITCH = Boolean.getBoolean("convoy.sim.modeSwitch");
+  /** The faults with two processes of one replica ID ({@link SimSameId}); {@code false} turns them off. */
+  private static final boolean SAME_ID = Boolean.parseBoolean(System.getProperty("convoy.sim.sameId", "true"));
+  /** The switches of the shard-renewal mode ({@link SimModeSwitch}); {@code false} turns them off. */
+  private static final boolean MODE_SWITCH =
+      Boolean.parseBoolean(System.getProperty("convoy.sim.modeSwitch", "true"));
+  /** A search at least this long must have switched modes both ways, one process and rolling. */
+  private static final int SWITCHES_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
   /** The schedule of {@code seed} in {@code mode}: its replicas, shards, faults and assignment follow from the seed. */
@@ -81,6 +80,7 @@ class FaultSimulationTest {
     long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed
+    Map<String, LongAdder> switches = new ConcurrentHashMap<>();
     long started = System.nanoTime();
     ForkJoinPool pool = new ForkJoinPool(THREADS);
     try {
@@ -97,6 +97,8 @@ class FaultSimulationTest {
         } else {
           settled.merge(result.settledAfterLastFault().toNanos(), seed, Math::min);
         }
+        SimModeSwitch.switchesIn(result.trace())
+            .forEach(kind -> switches.computeIfAbsent(kind, k -> new LongAdder()).increment());
       })).get();
     } finally {
       pool.shutdown();
@@ -107,7 +109,18 @@ class FaultSimulationTest {
     System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
         + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
         + " s, worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
-        + worst.getValue() + ")");
+        + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
+        + new TreeMap<>(switches));
+    if (MODE_SWITCH && last - first + 1 >= SWITCHES_SHOWN_FROM) {
+      assertThat(switches.keySet()).as("the mode switches made").containsExactlyInAnyOrder(
+          "one process each -> member", "one process member -> each", "rolling each -> member",
+          "rolling member -> each");
+    }
+  }
+
+  /** The liveness bound of {@code mode}'s schedules (the same for every seed: their timing is the default). */
+  private static Duration bound(ShardRenewal mode) {
+    return FaultSimulation.builder().renewal(mode).build().bound();
   }
 
   @Test

@@ -14,8 +14,10 @@ import java.util.Map;
  * The catalogue of faults a {@link FaultSimulation} draws from, each equally likely: the
  * processes' and the network's here (crash, restart, graceful stop, join, partition, flaky and
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
- * classes appended in {@link #catalogue()}: drains ({@link SimDrains}), store calls that throw an
- * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}).
+ * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
+ * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
+ * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}) and switches
+ * of the shard-renewal mode ({@link SimModeSwitch}).
  */
 final class SimFaults {
   private SimFaults() {}
