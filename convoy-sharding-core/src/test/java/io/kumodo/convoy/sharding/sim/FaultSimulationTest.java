@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.ShardRenewal;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -82,6 +83,7 @@ class FaultSimulationTest {
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed
     Map<String, LongAdder> switches = new ConcurrentHashMap<>();
     long started = System.nanoTime();
+    long cpuStarted = processCpuNanos();
     ForkJoinPool pool = new ForkJoinPool(THREADS);
     try {
       pool.submit(() -> LongStream.rangeClosed(first, last).parallel().forEach(seed -> {
@@ -106,9 +108,11 @@ class FaultSimulationTest {
     assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
         + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
     Map.Entry<Long, Long> worst = settled.lastEntry();
+    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
-        + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
-        + " s, worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
+        + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
+        + Duration.ofNanos(processCpuNanos() - cpuStarted).toSeconds() + " s of CPU, load average "
+        + String.format(Locale.ROOT, "%.1f", load) + " at the end), worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
         + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
         + new TreeMap<>(switches));
     if (MODE_SWITCH && last - first + 1 >= SWITCHES_SHOWN_FROM) {
@@ -116,6 +120,12 @@ class FaultSimulationTest {
           "one process each -> member", "one process member -> each", "rolling each -> member",
           "rolling member -> each");
     }
+  }
+
+  /** The CPU time of this JVM so far, to tell a run's cost apart from the machine's load; 0 if unknown. */
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime() : 0;
   }
 
   /** The liveness bound of {@code mode}'s schedules (the same for every seed: their timing is the default). */
