@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -34,7 +33,7 @@ import java.util.function.Supplier;
  * Replicas are told apart by ID, so the incarnations of one replica count as one. Public for the
  * real-server tests of the examples module (a test-jar).
  */
-public final class DirectorySampler implements AutoCloseable {
+public final class DirectorySampler extends SamplingThread {
   private static final int MAX_REPORTED = 20;
 
   private final Supplier<? extends Collection<Coordinator>> coordinators;
@@ -46,16 +45,15 @@ public final class DirectorySampler implements AutoCloseable {
   private final List<List<Change>> owners = new ArrayList<>();
   /** Per shard, the changes of whom the directory names ("" for nobody). */
   private final List<List<Change>> named = new ArrayList<>();
-  private final Thread thread;
-  private volatile boolean stopped;
-  private volatile long samples;
-  private long end;
+  /** When the last sample was taken (after {@link #close()}). */
+  private volatile long end;
 
   private record Change(long at, Set<String> ids) {}
 
   /** Starts sampling the coordinators {@code coordinators} returns and {@code directory}, over {@code shards} shards. */
   public DirectorySampler(Supplier<? extends Collection<Coordinator>> coordinators, ShardDirectory directory,
       int shards, Duration lag) {
+    super("directory-sampler", Duration.ofMillis(2));
     this.coordinators = coordinators;
     this.directory = directory;
     this.shards = shards;
@@ -64,25 +62,7 @@ public final class DirectorySampler implements AutoCloseable {
       owners.add(new ArrayList<>());
       named.add(new ArrayList<>());
     }
-    this.thread = new Thread(this::run, "directory-sampler");
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  /** How many samples were taken so far. */
-  public long samples() {
-    return samples;
-  }
-
-  /** Stops sampling, after one last sample. Idempotent. */
-  @Override
-  public void close() {
-    stopped = true;
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(5));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    start();
   }
 
   /** Where the directory was wrong beyond the lag (the first 20), after {@link #close()}. */
@@ -122,16 +102,8 @@ public final class DirectorySampler implements AutoCloseable {
     return Duration.ofNanos(longest);
   }
 
-  private void run() {
-    while (!stopped) {
-      sample();
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-    }
-    sample();
-    end = System.nanoTime();
-  }
-
-  private void sample() {
+  @Override
+  void sample() {
     List<Coordinator> all = new ArrayList<>(coordinators.get());
     for (int s = 0; s < shards; s++) {
       long now = System.nanoTime();
@@ -145,7 +117,7 @@ public final class DirectorySampler implements AutoCloseable {
       record(owners.get(s), now, own);
       record(named.get(s), now, dir);
     }
-    samples++;
+    end = System.nanoTime();
   }
 
   private static void record(List<Change> changes, long now, Set<String> ids) {
