@@ -53,7 +53,7 @@ public final class Fleet implements AutoCloseable {
   private final boolean crashable;
   private volatile Function<String, String> addresses = id -> null;
   /** The shard-renewal mode of every incarnation started from now on; {@link ShardRenewal#EACH} unless set. */
-  volatile ShardRenewal renewal = ShardRenewal.EACH;
+  public volatile ShardRenewal renewal = ShardRenewal.EACH;
 
   /**
    * A fleet of {@code shards} shards; {@code clientPerReplica} says whether each incarnation's
@@ -151,7 +151,7 @@ public final class Fleet implements AutoCloseable {
   }
 
   /** Closes {@code r} gracefully: it frees its leases within the close timeout. */
-  void stop(Replica r) {
+  public void stop(Replica r) {
     r.coordinator.close();
     r.state = State.STOPPED;
     r.release();
