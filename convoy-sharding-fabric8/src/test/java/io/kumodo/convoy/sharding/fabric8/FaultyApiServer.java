@@ -19,6 +19,7 @@ import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.kumodo.convoy.sharding.mockserver.CrudWatchList;
 import io.kumodo.convoy.sharding.mockserver.IfPresent;
 import io.kumodo.convoy.sharding.mockserver.OffLoopWatchListener;
 import java.net.InetAddress;
@@ -34,7 +35,8 @@ import java.util.function.UnaryOperator;
  * A fabric8 CRUD mock API server on {@code 127.0.0.1} whose answers a test can spoil: while a
  * {@link Fault} is set, the requests it matches get an error status (optionally with
  * {@code Retry-After}) instead of being served, or are served and answered late. Watches are
- * closed off the event loop ({@link OffLoopWatchListener}), so closing informers never stalls it.
+ * closed off the event loop ({@link OffLoopWatchListener}), so closing informers never stalls it;
+ * {@link #watches()} counts, and can stall, the open ones.
  */
 final class FaultyApiServer implements AutoCloseable {
 
@@ -69,6 +71,7 @@ final class FaultyApiServer implements AutoCloseable {
   private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
   private final KubernetesMockServer server;
+  private final MockWatches watches;
   private volatile Fault fault;
   private final AtomicInteger spoiled = new AtomicInteger();
 
@@ -76,8 +79,9 @@ final class FaultyApiServer implements AutoCloseable {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     @SuppressWarnings("deprecation") // Serialization.jsonMapper(), as fabric8's own JUnit extension does
     Context context = new Context(Serialization.jsonMapper());
-    server = new KubernetesMockServer(context, new MockWebServer(), responses,
-        new Spoiler(new KubernetesMixedDispatcher(responses)), false);
+    KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
+    server = new KubernetesMockServer(context, new MockWebServer(), responses, new Spoiler(mixed), false);
+    watches = new MockWatches(CrudWatchList.of(mixed));
   }
 
   /** Starts a server on a free port. */
@@ -127,6 +131,11 @@ final class FaultyApiServer implements AutoCloseable {
   /** How many requests the server received so far. */
   int requests() {
     return server.getRequestCount();
+  }
+
+  /** The server's open watches: to count, replace or stall them. */
+  MockWatches watches() {
+    return watches;
   }
 
   /** The request received last, or null. */

@@ -15,11 +15,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Waits until the watch caches of lease stores hold what the API server holds. Tests on
- * {@code @EnableKubernetesMockClient} call it before they close a store: that fabric8 mock server
- * blocks its event loop for up to 30 s when a client closes a watch while an event to that watch
- * is still being sent (its {@code WatchEventsListener.onClosed} waits for the send, which needs
- * the event loop). Tests on {@link FaultyApiServer} do not need it: its watches close off the loop.
+ * Waits until the watch caches of lease stores hold what the API server holds: before a test
+ * stalls their watches (so what the stall hides is only what comes after it), and to check that a
+ * store's rebuilt cache caught up ({@code StalledLeaseWatchIT}, {@code ShardDirectorySharedCacheIT}).
  */
 final class LeaseCaches {
   private LeaseCaches() {}

@@ -26,14 +26,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A {@link ShardDirectory} beside three coordinators on the mock API server, each with its own
  * {@link KubernetesLeaseStore}, 2 s leases and a 500 ms renew interval: after every change the
  * directory converges to exactly the owners the coordinators report, with their addresses.
  */
-@ExtendWith(MockServerLogging.class)
 class ShardDirectoryIT {
   private static final String NS = "convoy-system";
   private static final String COMPONENT = "convoy-cm";

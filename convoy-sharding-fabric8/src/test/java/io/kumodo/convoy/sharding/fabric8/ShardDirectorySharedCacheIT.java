@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
 import java.time.Duration;
@@ -23,15 +21,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * one watch per component for the store and the directory, and the store's detection of a
  * stalled watch rebuilds what the directory reads, deletes missed during the stall included.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class ShardDirectorySharedCacheIT {
   private static final String NS = "convoy-system";
   private static final String COMPONENT = "convoy-cm";
   private static final Instant T = Instant.parse("2026-11-29T10:00:00Z");
   private static final Duration LEASE = Duration.ofSeconds(3);
 
-  KubernetesMockServer server;
+  FaultyApiServer api;
   KubernetesClient client;
 
   @Test
@@ -40,15 +37,15 @@ class ShardDirectorySharedCacheIT {
       store.create(member("cm-a"));
       store.create(shard(0, "cm-a"));
       LeaseCaches.awaitCaughtUp(client, NS, COMPONENT, store);
-      MockWatches.awaitOpen(server, 1);
+      api.watches().awaitOpen(1);
       try (ShardDirectory shared = ShardDirectory.builder(store, COMPONENT).shardCount(4).build()) {
         assertThat(shared.namespace()).isEqualTo(NS);
         assertThat(shared.ownerOf(0)).contains(new ShardDirectory.Owner("cm-a", null));
         assertThat(shared.members()).extracting(ShardDirectory.Member::replicaId).containsExactly("cm-a");
-        MockWatches.awaitOpen(server, 1);
+        api.watches().awaitOpen(1);
         try (ShardDirectory own = ShardDirectory.builder(client, NS, COMPONENT).shardCount(4).build()) {
           assertThat(own.ownerOf(0)).contains(new ShardDirectory.Owner("cm-a", null));
-          MockWatches.awaitOpen(server, 2);
+          api.watches().awaitOpen(2);
         }
       }
     }
@@ -64,7 +61,7 @@ class ShardDirectorySharedCacheIT {
       try (ShardDirectory directory = ShardDirectory.builder(store, COMPONENT).shardCount(4).build()) {
         assertThat(directory.members()).extracting(ShardDirectory.Member::replicaId).containsExactly("cm-a", "cm-b");
 
-        MockWatches.stallAll(server); // open, but silent from now on
+        api.watches().stallAll(); // open, but silent from now on
         peer.delete(gone);
         peer.create(member("cm-c"));
         Lease[] current = {mine};

@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.fabric8.ReconcileResult.Outcome;
 import java.time.Duration;
@@ -31,13 +29,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and a gated reconciler, as the spec's controllers run. Replica c stops; a and b divide its
  * shards and also trade one shard each, so a shard moves away from an owner that keeps running.
  */
-@ExtendWith(QuietMockServer.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class ShardGateTakeoverTest {
   private static final int SHARDS = 6;
   private static final int OBJECTS = 48;
 
-  KubernetesMockServer server;
+  FaultyApiServer api;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -50,7 +47,6 @@ class ShardGateTakeoverTest {
 
   @AfterEach
   void stop() {
-    MockWatches.flush(server);
     for (Replica r : running.values()) {
       r.informer().stop();
       r.queue().close();
@@ -80,8 +76,7 @@ class ShardGateTakeoverTest {
     assertThat(outcomes).noneMatch(o -> o.outcome() == Outcome.SKIPPED_NOT_OWNER);
 
     // 2. Takeover: c stops, a and b settle on {0, 2, 4} and {1, 3, 5}.
-    MockWatches.awaitOpen(server, 3);
-    MockWatches.flush(server);
+    api.watches().awaitOpen(3);
     Replica c = running.remove("cm-c");
     c.informer().stop();
     c.queue().close();
@@ -102,7 +97,7 @@ class ShardGateTakeoverTest {
     assertThat(doneCounts(mark)).as("every object of a moved shard, once, by its new owner")
         .isEqualTo(counts(moved));
 
-    MockWatches.awaitOpen(server, 2);
+    api.watches().awaitOpen(2);
 
     // 3. Every object changes, and every key is also put into every queue (as if it had been waiting
     //    there when its shard moved): only the current owner reconciles it.

@@ -24,7 +24,6 @@ import java.util.stream.IntStream;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * and what a directory shows of a member-mode holder, whose shard leases are never renewed. The ownership sampler records every shard with two
  * owners; each test ends by asserting there was none.
  */
-@ExtendWith(MockServerLogging.class)
 class ShardRenewalModesIT {
   private static final Logger log = LoggerFactory.getLogger(ShardRenewalModesIT.class);
   private static final int SHARDS = 8;

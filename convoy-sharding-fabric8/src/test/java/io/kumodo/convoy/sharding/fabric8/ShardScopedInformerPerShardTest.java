@@ -9,8 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,12 +28,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The per-shard mode on the mock server, which evaluates equality selectors correctly. Every
  * delivered object must carry an owned shard label and every owned object must arrive.
  */
-@ExtendWith(QuietMockServer.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class ShardScopedInformerPerShardTest {
   private static final int SHARDS = 4;
 
-  KubernetesMockServer server;
+  FaultyApiServer api;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -67,7 +64,6 @@ class ShardScopedInformerPerShardTest {
 
   @AfterEach
   void stop() {
-    MockWatches.flush(server);
     scoped.values().forEach(s -> s.informer().close());
     replicas.close();
   }
@@ -93,7 +89,6 @@ class ShardScopedInformerPerShardTest {
     awaitAdds(a, labelledIn(a.coordinator().ownedShards()));
 
     // b stops: a acquires all four shards; only the objects of the new shards arrive, once each.
-    MockWatches.flush(server);
     scoped.remove("cm-b").informer().close();
     awaitWatches();
     replicas.stop("cm-b");
@@ -105,7 +100,6 @@ class ShardScopedInformerPerShardTest {
 
     // c joins: a frees two shards; their informers stop, so new objects there reach c, not a.
     Scoped c = build("cm-c");
-    MockWatches.flush(server);
     replicas.settle();
     awaitWatches();
     c.informer().start().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -145,7 +139,7 @@ class ShardScopedInformerPerShardTest {
    * {@link MockWatches}); called after each step that only opens or only closes watches.
    */
   private void awaitWatches() {
-    MockWatches.awaitOpen(server, scoped.values().stream().mapToInt(s -> s.informer().selectors().size()).sum());
+    api.watches().awaitOpen(scoped.values().stream().mapToInt(s -> s.informer().selectors().size()).sum());
   }
 
   private void create(ConfigMap cm) {

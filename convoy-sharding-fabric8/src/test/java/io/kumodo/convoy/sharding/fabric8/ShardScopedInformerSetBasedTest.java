@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Coordinator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,13 +31,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * here records the selector it is asked for (the unit under test) and hands the mock an
  * equivalent selector it does evaluate: the label exists and is none of the other shards.
  */
-@ExtendWith(QuietMockServer.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class ShardScopedInformerSetBasedTest {
   private static final int SHARDS = 4;
   private static final Pattern IN = Pattern.compile("convoy\\.kumodo\\.io/shard in \\(([0-9,]+)\\)");
 
-  KubernetesMockServer server;
+  FaultyApiServer api;
   KubernetesClient client;
 
   private final Replicas replicas = new Replicas(SHARDS);
@@ -64,12 +61,11 @@ class ShardScopedInformerSetBasedTest {
     replicas.add("cm-b").prime();
     replicas.settle();
     informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    MockWatches.awaitOpen(server, 1);
+    api.watches().awaitOpen(1);
   }
 
   @AfterEach
   void stop() {
-    MockWatches.flush(server);
     informer.close();
     replicas.close();
   }
@@ -80,12 +76,11 @@ class ShardScopedInformerSetBasedTest {
     assertThat(asked).containsExactly("convoy.kumodo.io/shard in (0,2)");
     assertThat(informer.selectors()).containsExactly("convoy.kumodo.io/shard in (0,2)");
 
-    MockWatches.flush(server);
-    List<Object> before = MockWatches.listeners(server);
+    List<Object> before = api.watches().open();
     replicas.stop("cm-b");
     replicas.settle();
-    MockWatches.awaitAllReplaced(server, before);
-    MockWatches.awaitOpen(server, 1);
+    api.watches().awaitAllReplaced(before);
+    api.watches().awaitOpen(1);
 
     assertThat(asked).containsExactly("convoy.kumodo.io/shard in (0,2)", "convoy.kumodo.io/shard in (0,1,2,3)");
     assertThat(informer.selectors()).containsExactly("convoy.kumodo.io/shard in (0,1,2,3)");
@@ -97,12 +92,11 @@ class ShardScopedInformerSetBasedTest {
   void aRebuildDeliversOnlyWhatChangedAndTheReplacedInformerFallsSilent() {
     awaitAdds(namesIn(Set.of(0, 2)));
 
-    MockWatches.flush(server);
-    List<Object> before = MockWatches.listeners(server);
+    List<Object> before = api.watches().open();
     replicas.stop("cm-b");
     replicas.settle();
-    MockWatches.awaitAllReplaced(server, before);
-    MockWatches.awaitOpen(server, 1);
+    api.watches().awaitAllReplaced(before);
+    api.watches().awaitOpen(1);
 
     // The objects of the acquired shards arrive as adds; those already seen do not arrive again.
     awaitAdds(names);

@@ -12,8 +12,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
 import java.time.Duration;
@@ -29,14 +27,13 @@ import org.slf4j.LoggerFactory;
  * duration (at least {@link KubernetesLeaseStore#WATCH_GRACE}) the store logs a WARN and lists
  * the leases again with a new watch.
  */
-@ExtendWith(MockServerLogging.class)
-@EnableKubernetesMockClient(crud = true, https = false)
+@ExtendWith(WithFaultyApiServer.class)
 class StalledLeaseWatchIT {
   private static final String NS = "convoy-system";
   private static final Instant T = Instant.parse("2026-11-29T10:00:00Z");
   private static final Duration LEASE = Duration.ofSeconds(3);
 
-  KubernetesMockServer server;
+  FaultyApiServer api;
   KubernetesClient client;
 
   @Test
@@ -51,7 +48,7 @@ class StalledLeaseWatchIT {
       Lease theirs = peer.create(member("cm-b"));
       LeaseCaches.awaitCaughtUp(client, NS, "convoy-cm", store, peer);
 
-      MockWatches.stallAll(server); // both stores' watches: open, but silent from now on
+      api.watches().stallAll(); // both stores' watches: open, but silent from now on
       // The peer renews; the stalled store renews too, and keeps listing, as ticks do.
       Lease peerRenewed = peer.update(theirs.renewed(T.plusSeconds(1), LEASE));
       long stalledAt = System.nanoTime();

@@ -9,11 +9,8 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * Runs the close and failure handling of a fabric8 8.0 mock watch off the server's event loop,
@@ -24,7 +21,7 @@ import java.util.concurrent.locks.ReadWriteLock;
  * stays in the server's watch list while its sender shuts down, and a write that notifies it meanwhile fails with a
  * RejectedExecutionException: the write gets no answer and the watches after it in the list miss
  * the event. So the watch first leaves the list, under the server's write lock (writes notify
- * watches under it). Reads the mock's private fields; fails loudly if they move.
+ * watches under it; {@link CrudWatchList}).
  */
 public final class OffLoopWatchListener extends WebSocketListener {
   private static final ExecutorService CLOSER = Executors.newCachedThreadPool(r -> {
@@ -34,20 +31,16 @@ public final class OffLoopWatchListener extends WebSocketListener {
   });
 
   private final WebSocketListener delegate;
-  private final Lock writes;
-  private final Set<?> watches;
+  private final CrudWatchList watches;
 
-  private OffLoopWatchListener(WebSocketListener delegate, Lock writes, Set<?> watches) {
+  private OffLoopWatchListener(WebSocketListener delegate, CrudWatchList watches) {
     this.delegate = delegate;
-    this.writes = writes;
     this.watches = watches;
   }
 
   /** Wraps {@code watch}, a watch listener that {@code mixed} (a KubernetesMixedDispatcher) made. */
   public static OffLoopWatchListener wrap(WebSocketListener watch, Dispatcher mixed) {
-    Object crud = MockFields.read(mixed, "kubernetesCrudDispatcher");
-    return new OffLoopWatchListener(watch, ((ReadWriteLock) MockFields.read(crud, "lock")).writeLock(),
-        (Set<?>) MockFields.read(watch, "watchEventListenerList"));
+    return new OffLoopWatchListener(watch, CrudWatchList.of(mixed));
   }
 
   @Override
@@ -89,7 +82,7 @@ public final class OffLoopWatchListener extends WebSocketListener {
   @Override
   public void onClosed(WebSocket webSocket, int code, String reason) {
     CLOSER.execute(() -> {
-      detach();
+      watches.detach(delegate);
       delegate.onClosed(webSocket, code, reason);
     });
   }
@@ -97,18 +90,8 @@ public final class OffLoopWatchListener extends WebSocketListener {
   @Override
   public void onFailure(WebSocket webSocket, Throwable t, Response response) {
     CLOSER.execute(() -> {
-      detach();
+      watches.detach(delegate);
       delegate.onFailure(webSocket, t, response);
     });
-  }
-
-  /** Takes the watch out of the server's list while no write is notifying the list. */
-  private void detach() {
-    writes.lock();
-    try {
-      watches.remove(delegate);
-    } finally {
-      writes.unlock();
-    }
   }
 }
