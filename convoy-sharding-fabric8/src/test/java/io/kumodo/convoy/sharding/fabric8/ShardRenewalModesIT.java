@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@link MockFleet}, 2 s leases, 500 ms renew interval): a rolling switch of three replicas from
  * {@code EACH} to {@code MEMBER} and one back from {@code MEMBER} to {@code EACH}, each with a
  * {@link ShardDirectory} that must name every shard's owner throughout ({@link DirectorySampler}),
- * and what a directory shows of a member-mode holder, whose shard leases are never renewed. The ownership sampler records every shard with two
+ * both again with one replica that hears no watch events, and what a directory shows of a
+ * member-mode holder, whose shard leases are never renewed. The ownership sampler records every shard with two
  * owners; each test ends by asserting there was none.
  */
 class ShardRenewalModesIT {
@@ -61,12 +62,28 @@ class ShardRenewalModesIT {
 
   @Test
   void rollingSwitchOfThreeReplicasFromEachToMemberRenewalNeverHasTwoOwnersAndTheDirectoryNamesEveryOwnerThroughout() {
-    rollingSwitch(ShardRenewal.EACH, ShardRenewal.MEMBER);
+    rollingSwitch(ShardRenewal.EACH, ShardRenewal.MEMBER, true);
   }
 
   @Test
   void rollingSwitchOfThreeReplicasFromMemberBackToEachRenewalNeverHasTwoOwnersAndTheDirectoryNamesEveryOwnerThroughout() {
-    rollingSwitch(ShardRenewal.MEMBER, ShardRenewal.EACH);
+    rollingSwitch(ShardRenewal.MEMBER, ShardRenewal.EACH, true);
+  }
+
+  /**
+   * The switch with {@code cm-c} hearing no watch events (a store without a watch, as the SPI
+   * allows: it learns of a change at its next tick's listing, up to a renew interval late): when a
+   * peer stops, a switched replica wants a shard {@code cm-c} still holds, in the other mode, with
+   * a lease written long ago, and must wait for {@code cm-c} to free it rather than take it.
+   */
+  @Test
+  void rollingSwitchFromEachToMemberWithAReplicaThatHearsNoWatchEventsNeverHasTwoOwners() {
+    rollingSwitch(ShardRenewal.EACH, ShardRenewal.MEMBER, false);
+  }
+
+  @Test
+  void rollingSwitchFromMemberBackToEachWithAReplicaThatHearsNoWatchEventsNeverHasTwoOwners() {
+    rollingSwitch(ShardRenewal.MEMBER, ShardRenewal.EACH, false);
   }
 
   /**
@@ -75,10 +92,12 @@ class ShardRenewalModesIT {
    * for two lease durations (so every shard lease that is not renewed is older than its duration)
    * before the next. A directory sampler runs from the first convergence to the end: the
    * directory must name the owner of every shard throughout, whichever mode wrote its lease.
+   * Unless {@code cmcWatches}, every incarnation of {@code cm-c} hears no watch events.
    */
-  private void rollingSwitch(ShardRenewal from, ShardRenewal to) {
-    mock = MockFleet.start(from, c -> c, false, SHARDS, LEASE, RENEW, "cm-a", "cm-b", "cm-c");
+  private void rollingSwitch(ShardRenewal from, ShardRenewal to, boolean cmcWatches) {
+    mock = MockFleet.start(from, c -> c, false, SHARDS, LEASE, RENEW, "cm-a", "cm-b");
     Fleet fleet = mock.fleet;
+    fleet.start("cm-c", cmcWatches, Duration.ZERO);
     poll(Duration.ofSeconds(10)).until(fleet::converged);
     assertThat(renewalAnnotations()).as("shard leases by their renewal annotation, before")
         .isEqualTo(Map.of(annotation(from), SHARDS));
@@ -91,7 +110,7 @@ class ShardRenewalModesIT {
     for (String id : List.of("cm-a", "cm-b", "cm-c")) {
       long replaced = System.nanoTime();
       fleet.stop(fleet.get(id));
-      fleet.start(id);
+      fleet.start(id, cmcWatches || !id.equals("cm-c"), Duration.ZERO);
       poll(LEASE.multipliedBy(2).plus(RENEW.multipliedBy(2)).plus(SLACK.multipliedBy(2))).until(fleet::converged);
       log.info("measured: {} restarted in {} renewal, all converged again {} ms after its stop", id, to,
           Duration.ofNanos(System.nanoTime() - replaced).toMillis());
