@@ -31,7 +31,7 @@ public final class ShardKey {
   /** The shard of {@code key}: {@code fnv1a32(key)} as unsigned, modulo {@code shardCount}. */
   public static int shardOf(CharSequence key, int shardCount) {
     checkShardCount(shardCount);
-    return (int) (Integer.toUnsignedLong(fnv1a32(key)) % shardCount);
+    return reduce(fnv1a32(key), shardCount);
   }
 
   /**
@@ -49,7 +49,19 @@ public final class ShardKey {
       h = (h ^ '/') * PRIME;
     }
     h = hashChars(h, name);
-    return (int) (Integer.toUnsignedLong(h) % shardCount);
+    return reduce(h, shardCount);
+  }
+
+  /**
+   * {@code hash} read as unsigned, modulo {@code shardCount} (at least 1). For a power of two
+   * that is the low bits, a mask instead of a 64-bit division (which the JIT cannot fold when
+   * the count is a field, as in a coordinator).
+   */
+  static int reduce(int hash, int shardCount) {
+    if ((shardCount & (shardCount - 1)) == 0) {
+      return hash & (shardCount - 1);
+    }
+    return (int) (Integer.toUnsignedLong(hash) % shardCount);
   }
 
   private static void checkShardCount(int shardCount) {

@@ -109,6 +109,31 @@ class ShardKeyTest {
   }
 
   @Test
+  void theShardIsTheUnsignedHashModuloTheCountForPowersOfTwoAndOtherCounts() {
+    Random random = new Random(7);
+    int[] counts = {1, 2, 3, 4, 7, 8, 32, 33, 64, 100, 256, 1000, 1024, 4096, 4097, 1 << 20, 1 << 30,
+        (1 << 30) + 1, Integer.MAX_VALUE};
+    int[] edges = {0, 1, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x811C9DC5};
+    for (int count : counts) {
+      for (int hash : edges) {
+        assertThat(ShardKey.reduce(hash, count)).as("%08x mod %d", hash, count)
+            .isEqualTo((int) (Integer.toUnsignedLong(hash) % count));
+      }
+      for (int n = 0; n < 20_000; n++) {
+        int hash = random.nextInt();
+        assertThat(ShardKey.reduce(hash, count)).as("%08x mod %d", hash, count)
+            .isEqualTo((int) (Integer.toUnsignedLong(hash) % count));
+      }
+    }
+    for (int n = 0; n < 20_000; n++) {
+      String s = randomUnicode(random);
+      int count = 1 << random.nextInt(13);
+      assertThat(ShardKey.shardOf(s, count)).as("shardOf(%s, %d)", s, count)
+          .isEqualTo((int) (Integer.toUnsignedLong(reference(s)) % count));
+    }
+  }
+
+  @Test
   void namespacedKeyIsNamespaceSlashName() {
     assertThat(ShardKey.shardOf("team-a", "web", 32)).isEqualTo(ShardKey.shardOf("team-a/web", 32));
     assertThat(ShardKey.shardOf("ñs", "名前", 977)).isEqualTo(ShardKey.shardOf("ñs/名前", 977));
