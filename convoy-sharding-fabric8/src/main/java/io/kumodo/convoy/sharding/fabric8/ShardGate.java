@@ -142,6 +142,9 @@ public final class ShardGate<T extends HasMetadata> {
    * the object is looked up; false when its shard is unknown.
    */
   public boolean ownsKey(String queueKey) {
+    if (keyFunction == null) {
+      return coordinator.ownsKey(Objects.requireNonNull(queueKey, "queueKey"));
+    }
     Shard shard = shardOfQueueKey(queueKey);
     return shard != null && coordinator.owns(shard.index);
   }
