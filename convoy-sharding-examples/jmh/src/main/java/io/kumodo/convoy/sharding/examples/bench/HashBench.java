@@ -56,7 +56,8 @@ public final class HashBench {
     }
     System.out.println("load average at the start: " + LoadAverage.now());
     List<Collection<RunResult>> results = new ArrayList<>();
-    List<String> names = List.of(BASELINE, "coordinatorOwnsKey", HASH, "gateOwnsKey", "shardOf");
+    List<String> names = List.of(BASELINE, "clockRead", "clockThenHash", "coordinatorOwnsKey", HASH, "gateOwnsKey",
+        "hashThenClock", "shardOf", "shardOfDivide");
     for (int round = 0; round < rounds; round++) {
       List<String> order = new ArrayList<>(names);
       if (round % 2 == 1) {
@@ -97,9 +98,9 @@ public final class HashBench {
       }
     }
     List<String> rows = new ArrayList<>();
-    rows.add("| benchmark | replicas | ns/key | x baseline | x fnv1a32 | CPU ns/key | CPU x baseline | CPU x fnv1a32 "
+    rows.add("| benchmark | replicas | ticker | ns/key | x baseline | x fnv1a32 | CPU ns/key | CPU x baseline | CPU x fnv1a32 "
         + "| B/op |");
-    rows.add("|---|---|---|---|---|---|---|---|---|");
+    rows.add("|---|---|---|---|---|---|---|---|---|---|");
     byRow.keySet().stream().sorted().forEach(key -> {
       List<RunResult> runs = byRow.get(key);
       int n = runs.size();
@@ -156,7 +157,8 @@ public final class HashBench {
 
   private static String row(RunResult r) {
     String replicas = r.getParams().getParam("replicas");
-    return name(r) + " | " + (replicas == null ? "-" : replicas);
+    String ticker = r.getParams().getParam("ticker");
+    return name(r) + " | " + (replicas == null ? "-" : replicas) + " | " + (ticker == null ? "-" : ticker);
   }
 
   private static String name(RunResult r) {
