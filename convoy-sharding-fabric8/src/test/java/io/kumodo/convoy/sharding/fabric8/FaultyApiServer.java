@@ -21,6 +21,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kumodo.convoy.sharding.mockserver.CrudWatchList;
 import io.kumodo.convoy.sharding.mockserver.IfPresent;
+import io.kumodo.convoy.sharding.mockserver.MockContexts;
 import io.kumodo.convoy.sharding.mockserver.OffLoopWatchListener;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -36,9 +37,10 @@ import java.util.function.UnaryOperator;
  * {@link Fault} is set, the requests it matches get an error status (optionally with
  * {@code Retry-After}) instead of being served, or are served and answered late. Watches are
  * closed off the event loop ({@link OffLoopWatchListener}), so closing informers never stalls it;
- * {@link #watches()} counts, and can stall, the open ones.
+ * {@link #watches()} counts, and can stall, the open ones. Public for the examples' ITs; it runs on
+ * fabric8 7.6.1 too (josdk's).
  */
-final class FaultyApiServer implements AutoCloseable {
+public final class FaultyApiServer implements AutoCloseable {
 
   /**
    * What to do to the requests {@code applies} matches: answer {@code status} (when greater than
@@ -77,15 +79,14 @@ final class FaultyApiServer implements AutoCloseable {
 
   private FaultyApiServer() {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    @SuppressWarnings("deprecation") // Serialization.jsonMapper(), as fabric8's own JUnit extension does
-    Context context = new Context(Serialization.jsonMapper());
+    Context context = MockContexts.kubernetes(); // on fabric8 8.0 and 7.6.1 (josdk's ShardedOperatorIT)
     KubernetesMixedDispatcher mixed = new KubernetesMixedDispatcher(responses);
     server = new KubernetesMockServer(context, new MockWebServer(), responses, new Spoiler(mixed), false);
     watches = new MockWatches(CrudWatchList.of(mixed));
   }
 
   /** Starts a server on a free port. */
-  static FaultyApiServer start() {
+  public static FaultyApiServer start() {
     MOCK_LOG.setLevel(java.util.logging.Level.WARNING); // it logs every request at INFO
     FaultyApiServer s = new FaultyApiServer();
     try {
@@ -98,7 +99,7 @@ final class FaultyApiServer implements AutoCloseable {
   }
 
   /** The port the server listens on. */
-  int port() {
+  public int port() {
     return server.getPort();
   }
 
@@ -106,7 +107,7 @@ final class FaultyApiServer implements AutoCloseable {
    * A client of {@code http://127.0.0.1:port}, without HTTP/2, configured further by {@code config}.
    * The caller closes it.
    */
-  static KubernetesClient client(int port, UnaryOperator<ConfigBuilder> config) {
+  public static KubernetesClient client(int port, UnaryOperator<ConfigBuilder> config) {
     Config c = config.apply(new ConfigBuilder(Config.empty())
         .withMasterUrl("http://127.0.0.1:" + port)
         .withHttp2Disable(true)).build();

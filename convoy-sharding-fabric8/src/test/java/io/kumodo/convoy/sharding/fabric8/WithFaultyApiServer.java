@@ -15,8 +15,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * starts a {@link FaultyApiServer} (whose watches close off its event loop) and one client of it,
  * and sets the test instance's fields of those two types, as fabric8's
  * {@code @EnableKubernetesMockClient} does for its own server; after the test it closes both.
+ * Public for the examples' ITs (josdk's {@code ShardedOperatorIT}).
  */
-final class WithFaultyApiServer implements BeforeEachCallback, AfterEachCallback {
+public final class WithFaultyApiServer implements BeforeEachCallback, AfterEachCallback {
   private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(WithFaultyApiServer.class);
 
   @Override
