@@ -98,6 +98,16 @@ public final class LeaseAnnotations {
    */
   public static final String ENDED_INCARNATION = "sharding.convoy.kumodo.io/ended-incarnation";
 
+  /**
+   * On a member lease its replica released at close in {@link ShardRenewal#MEMBER} mode: the shard
+   * leases it released with it, each as {@code shard:resourceVersion} of the version it held,
+   * comma-separated (e.g. {@code 3:1207,17:1311}). It owned none of them any more when it wrote the
+   * release, so a shard lease still at that version, naming the lease's replica and incarnation, may
+   * be taken at once, as if freed by its holder ({@link #FREED_BY}). Removed by the next write of the
+   * member lease by its replica. Written by the coordinators only: do not edit it.
+   */
+  public static final String RELEASED_SHARDS = "sharding.convoy.kumodo.io/released-shards";
+
   /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null (an earlier version's lease). */
   static String incarnation(Lease lease) {
     return lease.annotations().get(INCARNATION);

@@ -75,13 +75,18 @@ final class MemberLeases {
 
   /**
    * At close: marks the member lease released and removes a drain mark this replica set itself
-   * (an operator's stays). With keepMembershipOnClose, nothing is written: the member lease stays
-   * as it is, a drain mark included, so peers keep not counting a drained replica.
+   * (an operator's stays); {@code releasedShards}, unless null, is written with it as
+   * {@link LeaseAnnotations#RELEASED_SHARDS}. With keepMembershipOnClose, nothing is written: the
+   * member lease stays as it is, a drain mark included, so peers keep not counting a drained
+   * replica. True when the release was written.
    */
-  void release(Instant wall, long deadline, CloseWrites writes) {
+  boolean release(Instant wall, long deadline, CloseWrites writes, String releasedShards) {
     if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
       Map<String, String> annotations = new HashMap<>(member.annotations());
       mark.releaseOurs(annotations);
+      if (releasedShards != null) {
+        annotations.put(LeaseAnnotations.RELEASED_SHARDS, releasedShards);
+      }
       Lease released = member.withHolder("", member.acquireTime(), wall, member.transitions())
           .withAnnotations(annotations);
       try {
@@ -92,6 +97,7 @@ final class MemberLeases {
             s.closeTimeout()).get(0);
         member = StoreCalls.answer(answer);
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.OK);
+        return true;
       } catch (LeaseConflictException e) {
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.CONFLICT);
       } catch (LeaseStoreException | RuntimeException | Error e) {
@@ -99,6 +105,7 @@ final class MemberLeases {
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.ERROR);
       }
     }
+    return false;
   }
 
   /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
@@ -250,6 +257,7 @@ final class MemberLeases {
       merged.remove(LeaseAnnotations.ENDED_INCARNATION); // this process renews it again
     }
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
+    merged.remove(LeaseAnnotations.RELEASED_SHARDS); // said by a release at close, which this write ends
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
     }

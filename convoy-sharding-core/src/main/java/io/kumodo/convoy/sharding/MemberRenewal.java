@@ -6,9 +6,12 @@ package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.internal.Observations;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +52,11 @@ final class MemberRenewal {
   private final boolean on;
   /** The member leases of the last listing, by replica ID. */
   private final Map<String, Lease> memberLeases = new HashMap<>();
+  /**
+   * By replica ID: the shard leases its member lease, released at close, lists as released with it
+   * ({@link LeaseAnnotations#RELEASED_SHARDS}), each as {@code shard:resourceVersion}.
+   */
+  private final Map<String, Set<String>> releasedWith = new HashMap<>();
   /** Per shard: a member-mode lease its holder's member lease does not vouch for, and since when. */
   private final Map<Integer, Unvouched> unvouched = new HashMap<>();
 
@@ -135,11 +143,16 @@ final class MemberRenewal {
    */
   void read(List<Lease> listed, ShardNode[] nodes, long now, OwnershipNotice notice, LongConsumer expiresAt) {
     memberLeases.clear();
+    releasedWith.clear();
     Lease[] shards = new Lease[nodes.length];
     for (Lease lease : listed) {
       LeaseKey key = lease.key();
       if (key.role() == LeaseRole.MEMBER) {
         memberLeases.put(key.replicaId(), lease);
+        String released = lease.annotations().get(LeaseAnnotations.RELEASED_SHARDS);
+        if (released != null && lease.isFree() && !lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY)) {
+          releasedWith.put(key.replicaId(), new HashSet<>(List.of(released.split(","))));
+        }
       } else if (key.shard() < nodes.length) {
         shards[key.shard()] = lease;
       }
@@ -163,6 +176,34 @@ final class MemberRenewal {
     }
   }
 
+  /**
+   * True when the holder of {@code x} released its member lease at close, carrying the incarnation
+   * of {@code x}, and listed {@code x} at its current version as released with it: the holder
+   * owned the shard no longer when it wrote that, and {@code x} has not changed since.
+   */
+  boolean releasedAtClose(Lease x) {
+    Set<String> released = releasedWith.get(x.holder());
+    String incarnation = LeaseAnnotations.incarnation(x);
+    return released != null && incarnation != null && x.resourceVersion() != null
+        && incarnation.equals(LeaseAnnotations.incarnation(memberLeases.get(x.holder())))
+        && released.contains(x.key().shard() + ":" + x.resourceVersion());
+  }
+
+  /**
+   * The {@link LeaseAnnotations#RELEASED_SHARDS} of a release at close that releases {@code nodes}'
+   * leases with the member lease, or null for none.
+   */
+  static String releasedShards(Collection<ShardNode> nodes) {
+    if (nodes.isEmpty()) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder();
+    for (ShardNode node : nodes) {
+      b.append(b.length() == 0 ? "" : ",").append(node.shard).append(':').append(node.lease().resourceVersion());
+    }
+    return b.toString();
+  }
+
   /** True when the holder's member lease says the incarnation of {@code x} has ended. */
   private boolean endedIncarnation(Lease x) {
     String incarnation = LeaseAnnotations.incarnation(x);
@@ -177,6 +218,9 @@ final class MemberRenewal {
   long left(Lease x, long now) {
     if (!memberMode(x)) {
       return ShardListing.expiry(s, x) - observed.age(x, now);
+    }
+    if (releasedAtClose(x)) {
+      return 0; // as if freed by its holder (T0 in docs/failure-model.md)
     }
     // Even when its holder's renewals are known to have ended, a shard lease this replica has seen
     // for less than L may be one created again after a delete, whose earlier holder may still act.

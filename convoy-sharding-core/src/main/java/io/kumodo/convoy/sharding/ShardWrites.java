@@ -59,10 +59,11 @@ final class ShardWrites {
 
   /**
    * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
-   * for a take), {@code sent} the ticker reading before it was started.
+   * for a take), {@code sent} the ticker reading before it was started; {@code handedOver}: a take
+   * of a lease its holder released with its member lease at close, not expired.
    */
   record Write(Purpose purpose, Operation operation, ShardNode node, Lease base, long sent,
-      CompletableFuture<Lease> answer, Lease request) {}
+      CompletableFuture<Lease> answer, Lease request, boolean handedOver) {}
 
   /** Renews {@code mine}, held (or taken back from its release before it was freed). */
   Write renew(ShardNode node, Lease mine, Instant wall) {
@@ -74,9 +75,10 @@ final class ShardWrites {
     return start(Purpose.TAKE, Operation.RETAKE, node, listed, listed.renewed(wall, s.leaseDuration()), false);
   }
 
-  /** Takes a free or expired lease: the next fencing token, without a free mark. */
-  Write take(ShardNode node, Lease listed, Instant wall) {
-    return start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
+  /** Takes a free, expired or {@code handedOver} lease: the next fencing token, without a free mark. */
+  Write take(ShardNode node, Lease listed, Instant wall, boolean handedOver) {
+    Write w = start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
+    return new Write(w.purpose, w.operation, node, listed, w.sent, w.answer, w.request, handedOver);
   }
 
   /** Creates the missing lease, which is owned only a lease duration later (the create wait). */
@@ -102,7 +104,7 @@ final class ShardWrites {
 
   /** A free of a released lease started elsewhere (at close), sent at {@code sent}. */
   Write freeStarted(ShardNode node, long sent, CompletableFuture<Lease> answer) {
-    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null);
+    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null, false);
   }
 
   /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
@@ -136,7 +138,7 @@ final class ShardWrites {
     } catch (RuntimeException | Error e) {
       answer = CompletableFuture.failedFuture(e);
     }
-    return new Write(purpose, operation, node, base, sent, answer, request);
+    return new Write(purpose, operation, node, base, sent, answer, request, false);
   }
 
   /** {@code lease} publishing this replica's shard count, this process's incarnation and its renewal mode. */
@@ -212,7 +214,8 @@ final class ShardWrites {
         creates.settled(written.key());
         long since = node.takeWantedSince();
         Lease listed = w.base();
-        boolean takeover = listed != null && !listed.isFree() && w.operation() != Operation.RETAKE;
+        boolean takeover = listed != null && !listed.isFree() && !w.handedOver()
+            && w.operation() != Operation.RETAKE;
         if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
         }

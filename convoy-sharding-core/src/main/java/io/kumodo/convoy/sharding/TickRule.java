@@ -234,7 +234,7 @@ final class TickRule {
     // member-mode lease: until its holder's member lease no longer vouches for it, see MemberRenewal).
     if (LeaseAnnotations.isFreedByItsHolder(listed)
         || renewal.takeable(listed, now, this::expiresAt, members.peers())) {
-      return writes.take(node, listed, wall);
+      return writes.take(node, listed, wall, renewal.releasedAtClose(listed));
     }
     return null;
   }
