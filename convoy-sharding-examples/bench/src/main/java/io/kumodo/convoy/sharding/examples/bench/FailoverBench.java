@@ -29,8 +29,9 @@ import java.util.Map;
  * kube-apiserver in the same run, each replica with its own client. Measures, over {@code --runs} runs each: (a) a graceful stop, from
  * {@code close()} to the stopped replica's shards owned by their new owners; (c) a join, from the
  * new replica's first tick to owning its share; (b) a crash, from the crashed replica's last lease
- * write (and from the crash) to its shards owned again; and the API requests per replica per renew
- * interval in the steady state against the minimum (one write per held lease, no read). With
+ * write (in member renewal: of its member lease, which keeps its shards alive; and from the
+ * crash) to its shards owned again; and the API requests per replica per renew interval in the
+ * steady state against the minimum (one write per held lease, no read). With
  * {@code --real-api-server}, a last table puts the servers side by side, each handover also as a multiple of
  * one CAS lease write on its own server.
  *

@@ -12,6 +12,7 @@ import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 
 /**
@@ -24,6 +25,7 @@ public final class BenchReplica {
   public static final String NAMESPACE = "convoy-system";
 
   private final String id;
+  private final String component;
   private final KubernetesClient client;
   private final KubernetesLeaseStore store;
   private boolean released;
@@ -46,6 +48,7 @@ public final class BenchReplica {
   public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
       Assignment assignment, ShardRenewal renewal, OwnerBoard board) {
     this.id = id;
+    this.component = component;
     Config config = new ConfigBuilder(base).build();
     this.client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("bench-request-log", log)).build();
@@ -114,6 +117,15 @@ public final class BenchReplica {
   /** This replica's requests. */
   public RequestLog log() {
     return log;
+  }
+
+  /**
+   * {@link System#nanoTime()} when the last write of the Lease that keeps this replica's shards
+   * alive was sent: any of its Leases in each renewal, its member Lease in member renewal.
+   */
+  public long lastKeepAliveSent() {
+    return coordinator.shardRenewal() == ShardRenewal.MEMBER
+        ? log.lastWriteSent(LeaseNames.memberName(component, id)) : log.lastLeaseWriteSent();
   }
 
   /** Ticks run by the scheduler (prime not included). */

@@ -114,7 +114,7 @@ public final class Handovers {
       Thread.sleep((long) (random.nextDouble() * fleet.renew().toMillis())); // a random phase for the crash
       BenchReplica victim = fleet.running().get(0);
       Fleet.Handover crash = fleet.handOver(victim, victim::crash);
-      fromRenewal.add(crash.reowned() - victim.log().lastLeaseWriteSent());
+      fromRenewal.add(crash.reowned() - victim.lastKeepAliveSent());
       fromCrash.add(crash.nanos());
       fleet.create().start();
       fleet.awaitConverged(settle);
