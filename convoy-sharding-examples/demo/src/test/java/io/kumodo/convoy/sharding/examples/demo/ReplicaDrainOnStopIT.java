@@ -84,13 +84,15 @@ class ReplicaDrainOnStopIT {
   }
 
   @Test
-  void withoutDrainOnStopTheShardsAreFreedAtCloseBeforeTheUnmarkedMemberIsReleased() throws Exception {
+  void withoutDrainOnStopTheShardsAreFreedAtCloseAndTheMemberIsReleasedNeverMarkedDrained() throws Exception {
     int exit = runReplicaThenStop(new ByteArrayOutputStream(), "--drain-on-stop=false");
 
     assertThat(exit).isZero();
-    // Close frees the shard leases first, all together, then releases the member lease (so the
-    // peer finds every shard free when it recomputes, and takes them in one tick).
-    assertThat(memberWhenFreed).containsOnlyKeys(0, 2).containsValues("holder=cm-a drained=false");
+    // Close sends every free first and the member release once they are all sent, while they are
+    // in flight (docs/design.md), so the server may apply the release before a free: the member
+    // lease seen at each free is still cm-a's or already released, and never marked drained.
+    assertThat(memberWhenFreed).containsOnlyKeys(0, 2)
+        .allSatisfy((shard, member) -> assertThat(member).isIn("holder=cm-a drained=false", "holder= drained=false"));
     assertThat(memberLease().getSpec().getHolderIdentity()).as("released at close").isEmpty();
   }
 
