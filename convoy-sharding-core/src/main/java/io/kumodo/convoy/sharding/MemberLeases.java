@@ -211,13 +211,14 @@ final class MemberLeases {
       return false;
     }
     long since = observed.observe(current, now);
-    if (now - since >= s.leaseNanos()) {
+    long expiry = ShardListing.expiry(s, current); // its own duration if longer: it owns until its L - m
+    if (now - since >= expiry) {
       log.info("{}/{}: taking over the member lease of incarnation {}: unchanged for {}", s.component(),
           s.replicaId(), LeaseAnnotations.incarnation(current), Durations.format(s.leaseDuration()));
       foreign = false;
       return false;
     }
-    foreignUntil = since + s.leaseNanos();
+    foreignUntil = since + expiry;
     if (!foreign) {
       log.warn("{}/{}: the member lease is held by another process with this replica ID (incarnation {}, this one "
           + "{}): owning nothing until it is free or unchanged for {}; give every process its own --replica-id",

@@ -224,16 +224,18 @@ final class MemberRenewal {
     }
     // Even when its holder's renewals are known to have ended, a shard lease this replica has seen
     // for less than L may be one created again after a delete, whose earlier holder may still act.
-    long seen = s.leaseNanos() - observed.age(x, now);
+    // Every wait is at least the duration the holder's leases declare: a holder with a longer lease
+    // duration (a rolling update changing it) owns until its own L - m after its last renewal.
+    long seen = ShardListing.expiry(s, x) - observed.age(x, now);
     Lease m = vouching(x);
     if (m != null) {
-      return Math.max(s.leaseNanos() - observed.age(m, now), seen);
+      return Math.max(ShardListing.expiry(s, m) - observed.age(m, now), seen);
     }
     if (endedIncarnation(x)) {
       return seen;
     }
     Unvouched u = unvouched.get(x.key().shard());
-    return u == null ? s.leaseNanos() : s.leaseNanos() - (now - u.since);
+    return u == null ? ShardListing.expiry(s, x) : ShardListing.expiry(s, x) - (now - u.since);
   }
 
   /**

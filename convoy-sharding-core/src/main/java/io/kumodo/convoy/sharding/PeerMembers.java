@@ -65,19 +65,22 @@ final class PeerMembers {
       if (lease.isFree()) {
         continue; // released on close, or marked released by a peer
       }
+      // Expired after the lease duration or the longer one its record declares (its holder, with
+      // another --lease-duration, owns until its own L - m after its last renewal).
+      long expiry = ShardListing.expiry(s, lease);
       if (!lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
-        if (age >= s.leaseNanos()) {
+        if (age >= expiry) {
           // Not live either way; marked released too, so that it stops counting for the shard-count
           // agreement (which counts every member lease that is not released).
           expiredMembers.add(lease);
         }
         continue; // a record whose holder is not its replica, or drained
       }
-      if (age < s.leaseNanos() && !staleOnArrival(lease, wall)) {
+      if (age < expiry && !staleOnArrival(lease, wall)) {
         live.add(key.replicaId());
         checkAssignment(lease);
-        expiresAt.accept(now + s.leaseNanos() - age);
-      } else if (age >= s.leaseNanos()) {
+        expiresAt.accept(now + expiry - age);
+      } else if (age >= expiry) {
         expiredMembers.add(lease);
       }
     }
