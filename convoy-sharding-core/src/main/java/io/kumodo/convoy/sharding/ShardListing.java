@@ -71,7 +71,7 @@ final class ShardListing {
         expiresAt.accept(now + Math.min(s.renewNanos() / 4, 20_000_000L)); // look again soon
         return false;
       }
-      observed.observe(shown, now);
+      observed.observe(shown, s.ticker().read()); // read after this listing, as the tick's (see TickRule)
     }
     return agreement.check(shown, now, lease -> renewal.left(lease, now), expiresAt).isEmpty();
   }

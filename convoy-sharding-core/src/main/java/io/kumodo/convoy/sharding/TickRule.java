@@ -94,11 +94,13 @@ final class TickRule {
    * writing what the regular tick writes anyway.
    */
   void tick(boolean regular) {
+    nextExpiry = Long.MAX_VALUE;
+    releases.dropLapsed(s.ticker().read());
+    List<Lease> listed = listing.list();
+    // Read after the listing: a version it shows for the first time was written before this reading,
+    // so its age never includes a pause or a slow list between an earlier reading and the listing.
     long now = s.ticker().read();
     Instant wall = s.clock().instant();
-    nextExpiry = Long.MAX_VALUE;
-    releases.dropLapsed(now);
-    List<Lease> listed = listing.list();
 
     // 1. Renew the member lease; create it if it does not exist.
     members.renew(listed, wall, regular);
