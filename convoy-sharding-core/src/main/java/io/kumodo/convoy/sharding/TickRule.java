@@ -105,7 +105,7 @@ final class TickRule {
     // 1. Renew the member lease; create it if it does not exist.
     members.renew(listed, wall, regular);
     if (listed == null) {
-      keepHeldWithoutListing(wall);
+      keepHeldWithoutListing(wall, regular);
       return;
     }
     // 2. The live members, this replica always among them; delete long-dead member leases.
@@ -136,11 +136,17 @@ final class TickRule {
     notice.notifyIfChanged("assignment");
   }
 
-  /** Without a listing the assignment cannot be computed: keep (renew) what we hold. */
-  private void keepHeldWithoutListing(Instant wall) {
+  /**
+   * Without a listing the assignment cannot be computed: keep (renew) what we hold. In member
+   * renewal too, at the regular ticks while the member lease's chain goes on: that lease, renewed
+   * without a listing, vouches for the held leases, so nobody else takes them, and without a
+   * listing only a compare-and-swap write confirms them.
+   */
+  private void keepHeldWithoutListing(Instant wall, boolean regular) {
     List<ShardWrites.Write> renewals = new ArrayList<>();
     for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD) && (!renewal.on() || renewal.needsWrite(node))) {
+      if (node.is(ShardNode.Phase.HELD)
+          && (!renewal.on() || renewal.needsWrite(node) || regular && members.chain().live())) {
         renewals.add(writes.renew(node, node.lease(), wall));
       }
     }
