@@ -224,9 +224,9 @@ final class MemberRenewal {
     }
     // Even when its holder's renewals are known to have ended, a shard lease this replica has seen
     // for less than L may be one created again after a delete, whose earlier holder may still act.
-    // Every wait is at least the duration the holder's leases declare: a holder with a longer lease
-    // duration (a rolling update changing it) owns until its own L - m after its last renewal.
-    long seen = ShardListing.expiry(s, x) - observed.age(x, now);
+    // Every wait for the holder is at least the duration its leases declare: a holder with a longer
+    // lease duration (a rolling update changing it) owns until its own L - m after its last renewal.
+    long seen = s.leaseNanos() - observed.age(x, now);
     Lease m = vouching(x);
     if (m != null) {
       return Math.max(ShardListing.expiry(s, m) - observed.age(m, now), seen);
@@ -272,8 +272,9 @@ final class MemberRenewal {
    * The held shards' leases as listed, given that the listing shows one of this process's member
    * writes, sent at {@code fresh} (Long.MIN_VALUE: not known, nothing is learnt): unchanged, the
    * lease is confirmed as of then; changed but still this process's (holder, incarnation,
-   * transitions, acquire time: an annotation or a renewTime edited) it is adopted, and written
-   * again unless it still says member renewal; deleted or taken, it is lost at once. Only a
+   * transitions, acquire time: an annotation, a renewTime or a duration edited) it is adopted, and
+   * written again unless it still says member renewal, this incarnation and the duration this
+   * process wrote; deleted or taken, it is lost at once. Only a
    * listing at least as recent as this process's last write of the lease can tell a change.
    */
   private void confirm(Lease[] shards, ShardNode[] nodes, long fresh, OwnershipNotice notice) {
@@ -293,10 +294,12 @@ final class MemberRenewal {
         continue; // the listing may predate this replica's own write
       } else if (x != null && ShardWrites.sameHolding(s, x, mine)) {
         node.hold(x);
-        if (memberMode(x) && s.mine(x)) {
+        if (memberMode(x) && s.mine(x) && Objects.equals(x.duration(), mine.duration())) {
           node.confirm(fresh);
         } else {
-          node.unchain(); // peers would judge it by its renewTime: written back at step 5
+          // Peers would judge it by its renewTime, or wait out a duration it no longer says: written
+          // back at step 5.
+          node.unchain();
         }
       } else {
         ownership.revoke(node.shard);

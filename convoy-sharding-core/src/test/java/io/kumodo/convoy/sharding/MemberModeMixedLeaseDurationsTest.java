@@ -81,4 +81,31 @@ class MemberModeMixedLeaseDurationsTest {
     assertThat(cluster.violations).isEmpty();
     assertThat(cluster.ownersOf(0)).containsExactly("cm-b");
   }
+
+  @Test
+  void anOperatorsEditOfAHeldShardLeasesDurationIsWrittenBackSoItDoesNotDelayItsTakeOnceTheHolderIsGone()
+      throws Exception {
+    // T4 waits for the duration the shard lease declares; its holder adopts harmless edits without
+    // writing, so it writes back a duration it did not write, else a kubectl edit to an hour would
+    // keep the shard unowned for an hour after the holder is gone.
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    boolean[] cut = {false};
+    TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
+        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, member(SHORT)));
+    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, member(SHORT)));
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
+    Lease held = cluster.store.get(shard0);
+    cluster.store.put(held.renewed(held.renewTime(), Duration.ofHours(1))); // kubectl edit: leaseDurationSeconds 3600
+    cluster.run(RENEW.multipliedBy(2));
+    assertThat(cluster.store.get(shard0).duration()).as("written back").isEqualTo(SHORT);
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+
+    cut[0] = true;
+    cluster.store.delete(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")));
+    cluster.run(SHORT.plus(RENEW.multipliedBy(2)));
+    assertThat(cluster.violations).isEmpty();
+    assertThat(cluster.ownersOf(0)).containsExactly("cm-b");
+  }
 }
