@@ -138,15 +138,17 @@ final class TickRule {
 
   /**
    * Without a listing the assignment cannot be computed: keep (renew) what we hold. In member
-   * renewal too, at the regular ticks while the member lease's chain goes on: that lease, renewed
-   * without a listing, vouches for the held leases, so nobody else takes them, and without a
-   * listing only a compare-and-swap write confirms them.
+   * renewal too, at the regular ticks whose member renewal went on with the chain: that lease,
+   * renewed without a listing, vouches for the held leases, so nobody else takes them, and without
+   * a listing only a compare-and-swap write confirms them. (Not after a failed member renewal: a
+   * shard lease rewritten then would only restart the wait of a peer that takes it.)
    */
   private void keepHeldWithoutListing(Instant wall, boolean regular) {
+    boolean renewed = members.chain().live() && s.ticker().read() - members.lastMemberRenew() < s.renewNanos();
     List<ShardWrites.Write> renewals = new ArrayList<>();
     for (ShardNode node : nodes) {
       if (node.is(ShardNode.Phase.HELD)
-          && (!renewal.on() || renewal.needsWrite(node) || regular && members.chain().live())) {
+          && (!renewal.on() || renewal.needsWrite(node) || regular && renewed)) {
         renewals.add(writes.renew(node, node.lease(), wall));
       }
     }
