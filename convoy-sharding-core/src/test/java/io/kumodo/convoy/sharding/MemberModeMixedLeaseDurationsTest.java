@@ -28,16 +28,26 @@ class MemberModeMixedLeaseDurationsTest {
     return b -> b.shardRenewal(ShardRenewal.MEMBER).leaseDuration(lease);
   }
 
-  @Test
-  void aPeerWithAShorterLeaseDurationDoesNotMarkAndTakeACutOffHoldersShardsBeforeItsLongerDurationRanOut() {
+  /** A converged cluster: cm-a, which {@code cut} cuts off, and cm-b. */
+  private record Converged(TestCluster cluster, boolean[] cut, TestCluster.Replica a) {}
+
+  /** cm-a with lease duration {@code lease} beside cm-b with 30 s, converged: cm-a owns 0 and 2. */
+  private static Converged converged(Duration lease) {
     TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
     boolean[] cut = {false};
     TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
-        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, member(LONG)));
+        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, member(lease)));
     cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, member(SHORT)));
     cluster.run(Duration.ofMinutes(3));
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    return new Converged(cluster, cut, a);
+  }
 
+  @Test
+  void aPeerWithAShorterLeaseDurationDoesNotMarkAndTakeACutOffHoldersShardsBeforeItsLongerDurationRanOut() {
+    Converged c = converged(LONG);
+    TestCluster cluster = c.cluster;
+    boolean[] cut = c.cut;
     cut[0] = true; // cm-a is cut off: it owns 0 and 2 until 48 s after its last member renewal
     cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
     assertThat(cluster.violations).isEmpty();
@@ -67,14 +77,9 @@ class MemberModeMixedLeaseDurationsTest {
 
   @Test
   void aPeerWithAShorterLeaseDurationWaitsTheHoldersDurationForAShardLeaseWhoseMemberLeaseWasDeleted() throws Exception {
-    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
-    boolean[] cut = {false};
-    TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
-        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, member(LONG)));
-    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, member(SHORT)));
-    cluster.run(Duration.ofMinutes(3));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
-
+    Converged c = converged(LONG);
+    TestCluster cluster = c.cluster;
+    boolean[] cut = c.cut;
     cut[0] = true;
     cluster.store.delete(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a"))); // kubectl delete lease
     cluster.run(LONG.plus(RENEW.multipliedBy(3)));
@@ -88,13 +93,10 @@ class MemberModeMixedLeaseDurationsTest {
     // T4 waits for the duration the shard lease declares; its holder adopts harmless edits without
     // writing, so it writes back a duration it did not write, else a kubectl edit to an hour would
     // keep the shard unowned for an hour after the holder is gone.
-    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
-    boolean[] cut = {false};
-    TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
-        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, member(SHORT)));
-    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, member(SHORT)));
-    cluster.run(Duration.ofMinutes(3));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    Converged c = converged(SHORT);
+    TestCluster cluster = c.cluster;
+    boolean[] cut = c.cut;
+    TestCluster.Replica a = c.a;
     LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
     Lease held = cluster.store.get(shard0);
     cluster.store.put(held.renewed(held.renewTime(), Duration.ofHours(1))); // kubectl edit: leaseDurationSeconds 3600
