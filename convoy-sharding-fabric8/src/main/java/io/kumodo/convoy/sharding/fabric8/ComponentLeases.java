@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,9 @@ final class ComponentLeases implements AutoCloseable {
 
   /** The longest name or problem text a log line carries; a foreign object may hold huge strings. */
   private static final int MAX_LOGGED = 200;
+
+  /** How long a listing waits for a relist (or a watch event) half applied to the cache to be whole. */
+  private static final long WHOLE_STATE_WAIT_NANOS = 50_000_000L;
 
   private final String component;
   private final String namespace;
@@ -102,7 +106,13 @@ final class ComponentLeases implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new LeaseStoreException("interrupted while waiting for the lease cache of " + component, e);
     }
-    return snapshot();
+    List<GenericKubernetesResource> objects = wholeState();
+    if (objects == null) {
+      throw new LeaseStoreException("the lease cache of component " + component + " in namespace " + namespace
+          + " is being relisted (an object newer than its last synced resourceVersion "
+          + informer.lastSyncResourceVersion() + "); the next listing reads it whole");
+    }
+    return decodeAll(objects);
   }
 
   /** Whether the first listing is in the cache (and did not fail). */
@@ -110,10 +120,71 @@ final class ComponentLeases implements AutoCloseable {
     return synced.isDone() && !synced.isCompletedExceptionally();
   }
 
-  /** The well-formed leases in the cache now; call once synced. */
+  /**
+   * The well-formed leases in the cache now, copied under the cache's lock (see {@link #copy});
+   * call once synced. For a reader that may see a relist half applied (the directory).
+   */
   List<Lease> snapshot() {
+    return decodeAll(copy());
+  }
+
+  /**
+   * The cache's objects as one state of the server, or null while a relist is half applied. A
+   * tick relies on a listing being one state: a listing that shows the replica's own member write
+   * vouches that every shard lease it shows was unchanged until that write was sent. fabric8 8.0's
+   * informer applies each watch event under its cache's lock but reads {@code list()} without it,
+   * so {@link #copy} takes the lock. A relist (after 410 Gone) puts its objects one by one and only
+   * then sets the informer's last synced resourceVersion (and removes what is gone), so while an
+   * object newer than that resourceVersion is in the cache some of the relist may not be. Copies
+   * are taken for up to {@link #WHOLE_STATE_WAIT_NANOS} (a watch event's object is in before its
+   * resourceVersion is noted, for a moment, and a relist's puts follow each other closely), then
+   * null. resourceVersions that are not numbers (no server seen does that) are not compared.
+   */
+  private List<GenericKubernetesResource> wholeState() {
+    long start = System.nanoTime();
+    while (true) {
+      List<GenericKubernetesResource> objects = copy();
+      if (!newerThan(objects, number(informer.lastSyncResourceVersion()))) {
+        return objects;
+      }
+      if (System.nanoTime() - start > WHOLE_STATE_WAIT_NANOS) {
+        return null;
+      }
+      LockSupport.parkNanos(100_000);
+    }
+  }
+
+  /** The cache's objects, copied under the lock that fabric8's cache applies each event under. */
+  private List<GenericKubernetesResource> copy() {
     watchLostAt(System.nanoTime());
-    List<GenericKubernetesResource> objects = informer.getStore().list();
+    Object store = informer.getStore();
+    synchronized (store) {
+      return informer.getStore().list();
+    }
+  }
+
+  private static boolean newerThan(List<GenericKubernetesResource> objects, long synced) {
+    if (synced < 0) {
+      return false;
+    }
+    for (GenericKubernetesResource object : objects) {
+      if (number(object.getMetadata().getResourceVersion()) > synced) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A resourceVersion as a number, or -1 when it is not one. */
+  private static long number(String resourceVersion) {
+    try {
+      return resourceVersion == null ? -1 : Long.parseLong(resourceVersion);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private List<Lease> decodeAll(List<GenericKubernetesResource> objects) {
     List<Lease> result = new ArrayList<>(objects.size());
     for (GenericKubernetesResource object : objects) {
       Lease lease = decode(object).lease;
