@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
@@ -143,8 +144,11 @@ final class ComponentLeases implements AutoCloseable {
   private List<GenericKubernetesResource> wholeState() {
     long start = System.nanoTime();
     while (true) {
+      // The resourceVersion is read before the copy: read after it, a relist that ended in between
+      // would vouch for a copy taken while it was half applied.
+      long synced = number(informer.lastSyncResourceVersion());
       List<GenericKubernetesResource> objects = copy();
-      if (!newerThan(objects, number(informer.lastSyncResourceVersion()))) {
+      if (!newerThan(objects, synced)) {
         return objects;
       }
       if (System.nanoTime() - start > WHOLE_STATE_WAIT_NANOS) {
@@ -157,9 +161,9 @@ final class ComponentLeases implements AutoCloseable {
   /** The cache's objects, copied under the lock that fabric8's cache applies each event under. */
   private List<GenericKubernetesResource> copy() {
     watchLostAt(System.nanoTime());
-    Object store = informer.getStore();
+    Store<GenericKubernetesResource> store = informer.getStore();
     synchronized (store) {
-      return informer.getStore().list();
+      return store.list();
     }
   }
 

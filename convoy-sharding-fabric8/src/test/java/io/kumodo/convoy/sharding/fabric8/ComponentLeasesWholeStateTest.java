@@ -33,7 +33,19 @@ import org.junit.jupiter.api.Test;
  */
 class ComponentLeasesWholeStateTest {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  private final CacheImpl<GenericKubernetesResource> cache = new CacheImpl<>();
+  private volatile Runnable finishRelistAfterNextCopy;
+  private final CacheImpl<GenericKubernetesResource> cache = new CacheImpl<>() {
+    @Override
+    public List<GenericKubernetesResource> list() {
+      List<GenericKubernetesResource> copy = super.list();
+      Runnable then = finishRelistAfterNextCopy;
+      finishRelistAfterNextCopy = null;
+      if (then != null) {
+        then.run();
+      }
+      return copy;
+    }
+  };
   private final AtomicReference<String> lastSynced = new AtomicReference<>("10");
   private final ComponentLeases leases = new ComponentLeases(informer(), SERIALIZATION, "convoy-system",
       "convoy-cm", List.of());
@@ -49,6 +61,20 @@ class ComponentLeasesWholeStateTest {
 
     cache.put(object(LeaseKey.shard("convoy-cm", 0), "", "11")); // the rest of the relist, then its resourceVersion
     lastSynced.set("12");
+    assertThat(leases.list(Duration.ofSeconds(1))).extracting(l -> LeaseNames.name(l.key()) + "@" + l.resourceVersion())
+        .containsExactlyInAnyOrder("convoy-cm-member-cm-a@12", "convoy-cm-shard-0@11");
+  }
+
+  @Test
+  void aCopyTakenWhileARelistWasHalfAppliedIsNotVouchedForByTheResourceVersionTheRelistNotesAfterIt()
+      throws Exception {
+    cache.put(object(LeaseKey.shard("convoy-cm", 0), "cm-a", "5"));
+    cache.put(object(LeaseKey.member("convoy-cm", "cm-a"), "cm-a", "12")); // the relist's first object
+    finishRelistAfterNextCopy = () -> { // the rest of the relist lands just after the copy
+      cache.put(object(LeaseKey.shard("convoy-cm", 0), "", "11"));
+      lastSynced.set("12");
+    };
+
     assertThat(leases.list(Duration.ofSeconds(1))).extracting(l -> LeaseNames.name(l.key()) + "@" + l.resourceVersion())
         .containsExactlyInAnyOrder("convoy-cm-member-cm-a@12", "convoy-cm-shard-0@11");
   }
