@@ -52,7 +52,8 @@ import java.util.Random;
  * process is paused and two processes with one ID ({@link SimSameId}; {@link
  * Builder#sameIdFaults} turns them off), and switches of the shard-renewal mode, each to member
  * and member to each, of one process or rolling ({@link SimModeSwitch}; {@link
- * Builder#modeSwitchFaults}). Each process sees the store with a watch, without one, or with a
+ * Builder#modeSwitchFaults}), and an operator restoring saved copies of leases ({@link SimRestores};
+ * {@link Builder#restoreFaults}). Each process sees the store with a watch, without one, or with a
  * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
  * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
  * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
@@ -88,6 +89,8 @@ public final class FaultSimulation {
   private final List<SimFault> catalogue;
   private final SimChecker checker;
   final SimDrains drains = new SimDrains(this);
+  /** The operator who saves copies of leases and restores them ({@link SimRestores}). */
+  final SimRestores restores;
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
   private int nextId;
@@ -107,7 +110,8 @@ public final class FaultSimulation {
     this.assignment = b.assignment;
     this.renewal = b.renewal;
     this.loseFirstOnChange = b.loseFirstOnChange;
-    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults);
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.restoreFaults);
+    this.restores = new SimRestores(this, b.restoreFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
@@ -371,6 +375,7 @@ public final class FaultSimulation {
     private ShardRenewal renewal = ShardRenewal.EACH;
     private boolean sameIdFaults = true;
     private boolean modeSwitchFaults = true;
+    private boolean restoreFaults;
     private boolean loseFirstOnChange;
 
     private Builder() {}
@@ -416,6 +421,16 @@ public final class FaultSimulation {
      */
     public Builder modeSwitchFaults(boolean modeSwitchFaults) {
       this.modeSwitchFaults = modeSwitchFaults;
+      return this;
+    }
+
+    /**
+     * Whether an operator may restore saved copies of leases over the current ones, by an
+     * unconditional update or by delete and create ({@link SimRestores}); default false (opt-in
+     * while they find holes).
+     */
+    public Builder restoreFaults(boolean restoreFaults) {
+      this.restoreFaults = restoreFaults;
       return this;
     }
 

@@ -29,13 +29,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * OnChange. Both shard-renewal modes run (one parameter each, so one {@code mvn verify} runs both);
  * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
  * its seed and mode). Every fault family is on, two processes with one replica ID ({@link
- * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included.
+ * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included, but the
+ * restores of saved lease copies ({@link SimRestores}), opt-in while they find holes.
  * {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only, {@code
  * -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the threads,
  * {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code
  * -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the
  * N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} and {@code
- * -Dconvoy.sim.modeSwitch=false} turn those two families off.
+ * -Dconvoy.sim.modeSwitch=false} turn those two families off, {@code -Dconvoy.sim.restore=true}
+ * turns the restores on.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -49,8 +51,13 @@ class FaultSimulationTest {
   /** The switches of the shard-renewal mode ({@link SimModeSwitch}); {@code false} turns them off. */
   private static final boolean MODE_SWITCH =
       Boolean.parseBoolean(System.getProperty("convoy.sim.modeSwitch", "true"));
-  /** A search at least this long must have switched modes both ways, one process and rolling. */
-  private static final int SWITCHES_SHOWN_FROM = 1_000;
+  /**
+   * The restores of saved lease copies ({@link SimRestores}); opt-in ({@code true} turns them on)
+   * while they find two owners and fencing tokens going back on main (docs/testing.md).
+   */
+  private static final boolean RESTORE = Boolean.parseBoolean(System.getProperty("convoy.sim.restore", "false"));
+  /** A search at least this long must have switched modes both ways, one process and rolling, and restored every way. */
+  private static final int KINDS_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
   /** The schedule of {@code seed} in {@code mode}: its replicas, shards, faults and assignment follow from the seed. */
@@ -60,6 +67,7 @@ class FaultSimulationTest {
         .renewal(mode)
         .sameIdFaults(SAME_ID)
         .modeSwitchFaults(MODE_SWITCH)
+        .restoreFaults(RESTORE)
         .replicas(1 + (int) (seed % 5))
         .shards(seed % 3 == 0 ? 16 : 8)
         .faults(6 + (int) (seed % 14), Duration.ofMinutes(5))
@@ -82,6 +90,7 @@ class FaultSimulationTest {
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed
     Map<String, LongAdder> switches = new ConcurrentHashMap<>();
+    Map<String, LongAdder> restores = new ConcurrentHashMap<>();
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
     ForkJoinPool pool = new ForkJoinPool(THREADS);
@@ -101,6 +110,8 @@ class FaultSimulationTest {
         }
         SimModeSwitch.switchesIn(result.trace())
             .forEach(kind -> switches.computeIfAbsent(kind, k -> new LongAdder()).increment());
+        SimRestores.restoresIn(result.trace())
+            .forEach(kind -> restores.computeIfAbsent(kind, k -> new LongAdder()).increment());
       })).get();
     } finally {
       pool.shutdown();
@@ -114,11 +125,15 @@ class FaultSimulationTest {
         + Duration.ofNanos(processCpuNanos() - cpuStarted).toSeconds() + " s of CPU, load average "
         + String.format(Locale.ROOT, "%.1f", load) + " at the end), worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
         + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
-        + new TreeMap<>(switches));
-    if (MODE_SWITCH && last - first + 1 >= SWITCHES_SHOWN_FROM) {
+        + new TreeMap<>(switches) + (RESTORE ? "; schedules with restores of saved lease copies: " + new TreeMap<>(restores) : ""));
+    if (MODE_SWITCH && last - first + 1 >= KINDS_SHOWN_FROM) {
       assertThat(switches.keySet()).as("the mode switches made").containsExactlyInAnyOrder(
           "one process each -> member", "one process member -> each", "rolling each -> member",
           "rolling member -> each");
+    }
+    if (RESTORE && last - first + 1 >= KINDS_SHOWN_FROM) {
+      assertThat(restores.keySet()).as("the restores made")
+          .containsExactlyInAnyOrder("apply", "delete and create", "marked member copy");
     }
   }
 
@@ -155,6 +170,7 @@ class FaultSimulationTest {
     String report = "";
     for (long seed = 1; seed <= 300 && failing == 0; seed++) {
       FaultSimulation.Result r = FaultSimulation.builder().seed(seed).replicas(3).maxClockDrift(0.6)
+          .restoreFaults(false) // two owners from the drift, not from a restored copy
           .faults(20, Duration.ofMinutes(5)).build().run();
       if (!r.ok() && r.violations().toString().contains("safety")) { // (at 60% drift liveness fails too)
         failing++;

@@ -16,17 +16,20 @@ import java.util.Map;
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
  * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
  * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
- * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}) and switches
- * of the shard-renewal mode ({@link SimModeSwitch}).
+ * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}), switches
+ * of the shard-renewal mode ({@link SimModeSwitch}) and an operator restoring saved copies of
+ * leases ({@link SimRestores}).
  */
 final class SimFaults {
   private SimFaults() {}
 
   /**
    * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
-   * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch}.
+   * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch},
+   * those of {@link SimRestores} only if {@code restore} (appended last: with them off, a seed's
+   * schedule is the one it was before they existed).
    */
-  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch) {
+  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean restore) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -45,6 +48,9 @@ final class SimFaults {
     }
     if (modeSwitch) {
       all.addAll(SimModeSwitch.faults());
+    }
+    if (restore) {
+      all.addAll(SimRestores.faults());
     }
     return List.copyOf(all);
   }
