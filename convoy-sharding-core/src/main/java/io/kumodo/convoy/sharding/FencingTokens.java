@@ -18,6 +18,11 @@ import java.util.Map;
  * later than the creation of the lease it replaces (on Kubernetes, the API server's
  * {@code creationTimestamp}), which holds even when no replica remembers the deleted lease.
  * A lease without either (an earlier version's) has epoch 0: its token is its transition count.
+ *
+ * <p>Every other write by which a replica comes to own a lease (a take, a take-back of its own) also
+ * writes a token above the highest this replica has seen of that shard ({@link #atLeast}): an
+ * operator who edits {@code leaseTransitions} down or restores a saved copy of a lease writes an
+ * older token, and the next take would otherwise hand out a token below one issued before.
  */
 final class FencingTokens {
   /** The largest transition count a Kubernetes Lease can hold (int32). */
@@ -61,6 +66,29 @@ final class FencingTokens {
   static Map<String, String> forCreate(long highestSeen) {
     return highestSeen < 0 ? Map.of()
         : Map.of(LeaseAnnotations.EPOCH, Long.toString((highestSeen >>> TRANSITION_BITS) + 1));
+  }
+
+  /**
+   * {@code request}, a write of a shard lease by which this replica takes it ({@code take}) or
+   * keeps or takes back one naming itself, never below {@code highestSeen}, the highest token it
+   * has seen of that shard, and above it for a take: an edited or restored lease may carry an older
+   * {@code leaseTransitions}.
+   */
+  static Lease aboveSeen(Lease request, long highestSeen, boolean take) {
+    return atLeast(request, take && highestSeen >= 0 ? highestSeen + 1 : highestSeen);
+  }
+
+  /**
+   * {@code request} with a token of at least {@code min}: unchanged when its token is, else with
+   * the epoch above {@code min}'s (its transition count kept), so its token is above {@code min}.
+   */
+  static Lease atLeast(Lease request, long min) {
+    if (min <= 0 || of(request) >= min) {
+      return request;
+    }
+    Map<String, String> annotations = new HashMap<>(request.annotations());
+    annotations.put(LeaseAnnotations.EPOCH, Long.toString(Math.min((min >>> TRANSITION_BITS) + 1, EPOCH_LIMIT)));
+    return request.withAnnotations(annotations);
   }
 
   /** A non-negative epoch from an annotation's value; 0 when absent or not a number in range. */

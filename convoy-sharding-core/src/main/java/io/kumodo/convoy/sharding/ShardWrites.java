@@ -130,6 +130,9 @@ final class ShardWrites {
     if (purpose != Purpose.FREE) {
       request = withShardCount(request);
     }
+    if (purpose != Purpose.FREE && !create) {
+      request = FencingTokens.aboveSeen(request, node.highestToken(), operation == Operation.TAKE);
+    }
     long sent = s.ticker().read();
     node.sent(sent);
     CompletableFuture<Lease> answer;
@@ -255,7 +258,8 @@ final class ShardWrites {
           // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
           // changes the holder or increments the transitions. Renew on the new version.
           try {
-            hold(node, s.store().update(withShardCount(current.renewed(wall, s.leaseDuration()))), w.sent());
+            Lease renewed = withShardCount(current.renewed(wall, s.leaseDuration()));
+            hold(node, s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), false)), w.sent());
             StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
             return;
           } catch (LeaseStoreException | RuntimeException | Error again) {

@@ -11,11 +11,14 @@ import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The fencing tokens of a shard never go backwards: across a deletion and re-creation of its
  * lease (whether or not a live replica saw the deleted one), the int32 limit of
- * {@code leaseTransitions}, and restarts of every replica. ({@link TestCluster} checks every
+ * {@code leaseTransitions}, restarts of every replica, and an operator's edit or restore of a lease
+ * that writes an older {@code leaseTransitions} (while a running replica saw the higher token). ({@link TestCluster} checks every
  * 100 ms that no shard has two owners.)
  */
 class FencingTokenTest {
@@ -87,5 +90,26 @@ class FencingTokenTest {
     // Free without a freed-by mark (an earlier version freed it): taken after a lease duration.
     cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW));
     assertThat(a.coordinator.fencingToken(0)).isEqualTo(6);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aTakeAfterAnOperatorEditedLeaseTransitionsDownGivesATokenAboveEveryTokenSeen(ShardRenewal mode) {
+    InMemoryLeaseStore store = TestCluster.installed("convoy-cm", 2);
+    store.put(store.get(SHARD_0).withHolder("", null, null, 5)); // five owners before
+    TestCluster cluster = new TestCluster(2, store, b -> b.shardRenewal(mode));
+    TestCluster.Replica a = cluster.start("cm-a");
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofMinutes(1));
+    assertThat(a.coordinator.owns(0)).isTrue();
+    long before = a.coordinator.fencingToken(0);
+    Lease held = cluster.store.get(SHARD_0);
+    // kubectl edit: leaseTransitions 6 -> 0 (a restored copy from before the first take writes the same)
+    cluster.store.put(held.withHolder(held.holder(), held.acquireTime(), held.renewTime(), 0));
+    cluster.run(TestCluster.LEASE.multipliedBy(3));
+    TestCluster.Replica owner = a.coordinator.owns(0) ? a : b;
+    assertThat(owner.coordinator.owns(0)).as("owned again").isTrue();
+    assertThat(owner.coordinator.fencingToken(0)).as("above the token cm-a had before the edit").isGreaterThan(before);
+    assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).isEqualTo(owner.coordinator.fencingToken(0));
   }
 }
