@@ -94,7 +94,8 @@ public final class LeaseAnnotations {
    * On member leases: an incarnation of the lease's replica whose renewals have ended, written by
    * the process that took the member lease over after it had gone unchanged for a lease duration
    * (or from one marked released by a peer, {@link #EXPIRED_BY}). Shard leases held in
-   * {@link ShardRenewal#MEMBER} mode by that incarnation may be taken at once.
+   * {@link ShardRenewal#MEMBER} mode by that incarnation may be taken at once, those written in the
+   * chain {@link #ENDED_CHAIN} names or an earlier one.
    */
   public static final String ENDED_INCARNATION = "sharding.convoy.kumodo.io/ended-incarnation";
 
@@ -107,6 +108,26 @@ public final class LeaseAnnotations {
    * member lease by its replica. Written by the coordinators only: do not edit it.
    */
   public static final String RELEASED_SHARDS = "sharding.convoy.kumodo.io/released-shards";
+
+  /**
+   * On member leases, and on the shard leases a replica writes in {@link ShardRenewal#MEMBER} mode:
+   * the number of the writing process's chain of member-lease writes (a chain starts when it
+   * creates or takes back its member lease, and goes on with each renewal on the version it wrote
+   * before), e.g. {@code "3"}; on a shard lease, the chain it was written in. A peer's mark
+   * ({@link #EXPIRED_BY}) keeps the number of the version it marked, so it ends the shard leases
+   * of that incarnation written in that chain or an earlier one, and not those written after the
+   * incarnation took its member lease back (a restored copy of the mark). Written by the
+   * coordinators only: do not edit it.
+   */
+  public static final String CHAIN = "sharding.convoy.kumodo.io/chain";
+
+  /**
+   * On member leases, beside {@link #ENDED_INCARNATION}: that incarnation and the last of its
+   * chains ({@link #CHAIN}) that ended, as {@code incarnation:chain}. Its shard leases written in
+   * that chain or an earlier one may be taken at once, not those written in a later chain (after
+   * it took the member lease back). Written by the coordinators only: do not edit it.
+   */
+  public static final String ENDED_CHAIN = "sharding.convoy.kumodo.io/ended-chain";
 
   /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null (an earlier version's lease). */
   static String incarnation(Lease lease) {

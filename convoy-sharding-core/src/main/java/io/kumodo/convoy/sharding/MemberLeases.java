@@ -140,18 +140,18 @@ final class MemberLeases {
         if (current == null) {
           operation = Operation.CREATE;
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              ownAnnotations(Map.of(), applying, firstWrite), null));
+              ownAnnotations(Map.of(), applying, firstWrite, false), null));
         } else {
           operation = Operation.RETAKE;
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
-          Map<String, String> annotations = MemberRenewal.endedBy(current,
-              ownAnnotations(current.annotations(), applying, firstWrite), s.incarnation());
+          Map<String, String> annotations = EndedChains.endedBy(current,
+              ownAnnotations(current.annotations(), applying, firstWrite, false), s.incarnation());
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
               .renewed(wall, s.leaseDuration()).withAnnotations(annotations));
         }
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
-            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite)));
+            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite, true)));
       }
       if (announcing) {
         announced = false;
@@ -246,16 +246,20 @@ final class MemberLeases {
   }
 
   /**
-   * {@code current} with the annotations this replica publishes on its member lease, and the drain
-   * mark as {@code applying} asks (see {@link DrainMark#apply}).
+   * {@code current} with the annotations this replica publishes on its member lease (with the
+   * number of the chain the write belongs to: {@code plain}, a renewal on the version written
+   * before), and the drain mark as {@code applying} asks (see {@link DrainMark#apply}).
    */
-  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
+  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite,
+      boolean plain) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
+    merged.put(LeaseAnnotations.CHAIN, Long.toString(chain.numberFor(plain)));
     if (s.incarnation().equals(merged.get(LeaseAnnotations.ENDED_INCARNATION))) {
       merged.remove(LeaseAnnotations.ENDED_INCARNATION); // this process renews it again
+      merged.remove(LeaseAnnotations.ENDED_CHAIN);
     }
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     merged.remove(LeaseAnnotations.RELEASED_SHARDS); // said by a release at close, which this write ends

@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  *       lease carries I and has gone unchanged for a lease duration, after marking that version
  *       released by a compare-and-swap (which ends I's chain: its next renewal conflicts); at once
  *       when h's member lease says I ended (marked released carrying I, or
- *       {@link LeaseAnnotations#ENDED_INCARNATION}); otherwise (h's member lease missing, cleared,
+ *       {@link LeaseAnnotations#ENDED_INCARNATION}) in the chain of member writes the shard lease
+ *       was written in or a later one ({@link EndedChains}: a restored copy of an older mark ends
+ *       nothing I took after it); otherwise (h's member lease missing, cleared,
  *       of another holder or incarnation: a write that ended I's chain, but whose time nobody
  *       vouches for) a lease duration after this replica first saw it so, the shard lease
  *       unchanged meanwhile.
@@ -80,51 +82,26 @@ final class MemberRenewal {
     return !lease.isFree() && MEMBER.equals(lease.annotations().get(LeaseAnnotations.RENEWAL));
   }
 
-  /** The annotations a shard lease written by this replica carries for its mode. */
-  static void annotate(Map<String, String> annotations, ShardRenewal renewal) {
+  /**
+   * The annotations a shard lease written by this replica carries for its mode: in member mode, the
+   * number of the chain of member writes it is written in ({@link EndedChains}).
+   */
+  static void annotate(Map<String, String> annotations, ShardRenewal renewal, long chain) {
     if (renewal == ShardRenewal.MEMBER) {
       annotations.put(LeaseAnnotations.RENEWAL, MEMBER);
+      annotations.put(LeaseAnnotations.CHAIN, Long.toString(chain));
     } else {
       annotations.remove(LeaseAnnotations.RENEWAL);
+      annotations.remove(LeaseAnnotations.CHAIN);
     }
   }
 
   /** True when a shard lease written by this replica needs no change of annotations for its mode. */
-  static boolean annotated(Lease lease, ShardRenewal renewal) {
-    return (renewal == ShardRenewal.MEMBER) == MEMBER.equals(lease.annotations().get(LeaseAnnotations.RENEWAL));
-  }
-
-  /**
-   * The incarnation whose renewals of member lease {@code m} are known to have ended: the one it
-   * carries when a peer marked it released, else {@link LeaseAnnotations#ENDED_INCARNATION}; null.
-   */
-  static String ended(Lease m) {
-    if (m == null) {
-      return null;
-    }
-    if (m.isFree() && m.annotations().containsKey(LeaseAnnotations.EXPIRED_BY)) {
-      return LeaseAnnotations.incarnation(m);
-    }
-    return m.annotations().get(LeaseAnnotations.ENDED_INCARNATION);
-  }
-
-  /**
-   * The annotations of this process's take of its member lease {@code current}: when it takes over
-   * another incarnation's (after a lease duration unchanged) or one a peer marked released, it
-   * records that incarnation as ended, so its member-mode shard leases may be taken at once.
-   */
-  static Map<String, String> endedBy(Lease current, Map<String, String> annotations, String mine) {
-    // Held under its own ID by another incarnation: taken over only after a lease duration unchanged
-    // (MemberLeases). Held by another ID (an outsider's edit) or free without a mark: taken at once,
-    // which says nothing about when the incarnation it names stopped renewing.
-    String gone = current.isFree() ? ended(current)
-        : current.holder().equals(current.key().replicaId()) ? LeaseAnnotations.incarnation(current) : null;
-    if (gone == null || gone.equals(mine)) {
-      return annotations;
-    }
-    Map<String, String> with = new HashMap<>(annotations);
-    with.put(LeaseAnnotations.ENDED_INCARNATION, gone);
-    return with;
+  static boolean annotated(Lease lease, ShardRenewal renewal, long chain) {
+    return renewal == ShardRenewal.MEMBER
+        ? MEMBER.equals(lease.annotations().get(LeaseAnnotations.RENEWAL))
+            && Long.toString(chain).equals(lease.annotations().get(LeaseAnnotations.CHAIN))
+        : !lease.annotations().containsKey(LeaseAnnotations.RENEWAL);
   }
 
   /** The member lease of the holder of {@code x} if it vouches for it (same holder and incarnation), else null. */
@@ -204,10 +181,14 @@ final class MemberRenewal {
     return b.toString();
   }
 
-  /** True when the holder's member lease says the incarnation of {@code x} has ended. */
+  /**
+   * True when the holder's member lease says the holding {@code x} was written in has ended: its
+   * incarnation, in the chain of member writes {@code x} was written in or a later one (a restored
+   * copy of an older mark ends nothing written after it).
+   */
   private boolean endedIncarnation(Lease x) {
-    String incarnation = LeaseAnnotations.incarnation(x);
-    return incarnation != null && incarnation.equals(ended(memberLeases.get(x.holder())));
+    Lease m = memberLeases.get(x.holder());
+    return m != null && EndedChains.ends(m, x);
   }
 
   /**

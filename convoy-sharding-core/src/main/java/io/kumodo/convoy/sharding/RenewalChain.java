@@ -41,6 +41,15 @@ final class RenewalChain {
     sent.put(version, at);
   }
 
+  /**
+   * The number of the chain a member-lease write belongs to, published on the lease
+   * ({@link LeaseAnnotations#CHAIN}): the current one for a renewal ({@code plain}) while it goes on,
+   * else the next (see {@link #written}).
+   */
+  long numberFor(boolean plain) {
+    return plain && live() ? id : id + 1;
+  }
+
   /** Another writer changed the member lease (or this process may not write it): the chain ends. */
   void broken() {
     start = Long.MIN_VALUE;

@@ -144,17 +144,17 @@ final class ShardWrites {
     return new Write(purpose, operation, node, base, sent, answer, request, false);
   }
 
-  /** {@code lease} publishing this replica's shard count, this process's incarnation and its renewal mode. */
+  /** {@code lease} publishing this replica's shard count, this process's incarnation, mode and chain number. */
   private Lease withShardCount(Lease lease) {
     String count = Integer.toString(s.shardCount());
     if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)
-        && MemberRenewal.annotated(lease, s.renewal())) {
+        && MemberRenewal.annotated(lease, s.renewal(), members.chain().id())) {
       return lease;
     }
     Map<String, String> annotations = new HashMap<>(lease.annotations());
     annotations.put(LeaseAnnotations.SHARDS, count);
     annotations.put(LeaseAnnotations.INCARNATION, s.incarnation());
-    MemberRenewal.annotate(annotations, s.renewal());
+    MemberRenewal.annotate(annotations, s.renewal(), members.chain().id());
     return lease.withAnnotations(annotations);
   }
 
