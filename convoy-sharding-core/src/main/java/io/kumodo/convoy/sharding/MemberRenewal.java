@@ -254,8 +254,8 @@ final class MemberRenewal {
    * writes, sent at {@code fresh} (Long.MIN_VALUE: not known, nothing is learnt): unchanged, the
    * lease is confirmed as of then; changed but still this process's (holder, incarnation,
    * transitions, acquire time: an annotation, a renewTime or a duration edited) it is adopted, and
-   * written again unless it still says member renewal, this incarnation and the duration this
-   * process wrote; deleted or taken, it is lost at once. Only a
+   * written again unless it still says member renewal, this incarnation and the duration and chain
+   * number this process wrote; deleted or taken, it is lost at once. Only a
    * listing at least as recent as this process's last write of the lease can tell a change.
    */
   private void confirm(Lease[] shards, ShardNode[] nodes, long fresh, OwnershipNotice notice) {
@@ -275,11 +275,12 @@ final class MemberRenewal {
         continue; // the listing may predate this replica's own write
       } else if (x != null && ShardWrites.sameHolding(s, x, mine)) {
         node.hold(x);
-        if (memberMode(x) && s.mine(x) && Objects.equals(x.duration(), mine.duration())) {
+        if (memberMode(x) && s.mine(x) && Objects.equals(x.duration(), mine.duration())
+            && EndedChains.chain(x) == EndedChains.chain(mine)) {
           node.confirm(fresh);
         } else {
-          // Peers would judge it by its renewTime, or wait out a duration it no longer says: written
-          // back at step 5.
+          // Peers would judge it by its renewTime, wait out a duration it no longer says, or end it by
+          // an older mark of its incarnation (another chain number): written back at step 5.
           node.unchain();
         }
       } else {

@@ -172,6 +172,40 @@ class RestoredLeaseCopiesTest {
     assertThat(second.coordinator.ownedShards()).containsExactly(0, 2);
   }
 
+  /**
+   * A saved copy of a held shard Lease from an earlier chain of its holder's member writes, same
+   * holding, restored after the holder took its marked member Lease back and wrote the shard Lease
+   * again: the holder writes it back with its current chain number at once, not only adopts it, or
+   * a restored copy of the mark, a lease duration later, would end it (T3) while it still owns.
+   */
+  @Test
+  void aRestoredCopyOfAHeldShardLeaseFromAnEarlierChainIsWrittenBackSoAnOlderMarkDoesNotEndIt() {
+    BitSet[] bWants = {new BitSet()};
+    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
+        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
+    Processes.Process a = cluster.start("cm-a", "a");
+    cluster.start("cm-b", "b");
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
+    Lease firstChain = cluster.store.get(shard0); // kubectl get -o yaml > shard.yaml
+    a.pause(Duration.ofSeconds(60)); // cm-b marks its member Lease released; it wants none of its shards
+    cluster.run(Duration.ofSeconds(50));
+    Lease marked = cluster.store.get(MEMBER_A); // kubectl get -o yaml > member.yaml
+    assertThat(marked.annotations()).containsKey(LeaseAnnotations.EXPIRED_BY);
+    cluster.run(Duration.ofSeconds(30)); // cm-a resumes, takes its member Lease back, writes its shard Leases again
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    assertThat(cluster.store.get(shard0).acquireTime()).isEqualTo(firstChain.acquireTime());
+
+    cluster.store.put(firstChain); // kubectl replace -f shard.yaml
+    cluster.run(TestCluster.LEASE.plusSeconds(10));
+    bWants[0] = all(4);
+    cluster.run(Duration.ofSeconds(1));
+    cluster.store.put(marked); // kubectl replace -f member.yaml
+    cluster.run(TestCluster.LEASE.multipliedBy(3)); // checked every 100 ms: never two owners
+    assertThat(cluster.violations).isEmpty();
+  }
+
   /** The modulo assignment, except that replica {@code id} wants {@code wanted[0]} unless it is null. */
   private static Assignment wants(String id, BitSet[] wanted) {
     Assignment modulo = Assignment.modulo();
