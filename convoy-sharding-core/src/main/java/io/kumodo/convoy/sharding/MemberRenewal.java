@@ -198,7 +198,7 @@ final class MemberRenewal {
    */
   long left(Lease x, long now) {
     if (!memberMode(x)) {
-      return ShardListing.expiry(s, x) - observed.age(x, now);
+      return ShardListing.takeWait(s, observed, x) - observed.age(x, now);
     }
     if (releasedAtClose(x)) {
       return 0; // as if freed by its holder (T0 in docs/failure-model.md)
@@ -207,7 +207,8 @@ final class MemberRenewal {
     // for less than L may be one created again after a delete, whose earlier holder may still act.
     // Every wait for the holder is at least the duration its leases declare: a holder with a longer
     // lease duration (a rolling update changing it) owns until its own L - m after its last renewal.
-    long seen = s.leaseNanos() - observed.age(x, now);
+    // A deleted lease's earlier holder is not named by X: the longest duration members declare.
+    long seen = ShardListing.longest(s, observed) - observed.age(x, now);
     Lease m = vouching(x);
     if (m != null) {
       return Math.max(ShardListing.expiry(s, m) - observed.age(m, now), seen);
@@ -216,7 +217,8 @@ final class MemberRenewal {
       return seen;
     }
     Unvouched u = unvouched.get(x.key().shard());
-    return u == null ? ShardListing.expiry(s, x) : ShardListing.expiry(s, x) - (now - u.since);
+    long wait = ShardListing.takeWait(s, observed, x);
+    return u == null ? wait : wait - (now - u.since);
   }
 
   /**
@@ -312,10 +314,11 @@ final class MemberRenewal {
         continue;
       }
       long age = observed.age(x, now);
-      if (age >= s.leaseNanos()) {
+      long wait = ShardListing.longest(s, observed); // an earlier holder may have a longer L
+      if (age >= wait) {
         node.keepReleased(x);
       } else {
-        expiresAt.accept(now + s.leaseNanos() - age);
+        expiresAt.accept(now + wait - age);
       }
     }
   }

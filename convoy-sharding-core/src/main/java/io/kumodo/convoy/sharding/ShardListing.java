@@ -130,9 +130,30 @@ final class ShardListing {
     }
   }
 
-  /** How long a shard lease must go unchanged before it may be taken. */
+  /** How long a shard lease must go unchanged before it may be taken (or deleted). */
   long expiry(Lease lease) {
-    return expiry(s, lease);
+    return takeWait(s, observed, lease);
+  }
+
+  /**
+   * How long {@code lease} must go unchanged before it may be taken: {@link #expiry(Settings,
+   * Lease)}, or the longest duration the member leases of the listings declared (see {@link
+   * #longest}) if longer. Its version may be one created after a delete, whose earlier holder is
+   * not named by it and, with a longer {@code --lease-duration}, may still own the shard.
+   */
+  static long takeWait(Settings s, Observations observed, Lease lease) {
+    return Math.max(expiry(s, lease), observed.longestDeclared());
+  }
+
+  /**
+   * The wait for a holder this replica cannot name (a missing lease's last holder, an earlier
+   * holder of a lease created again after a delete): its lease duration, or the longest one the
+   * member leases of its listings declare or declared less than that duration ago, if longer. A
+   * rolling update of {@code --lease-duration} runs holders that own until their own L - m after
+   * their last renewal beside replicas with a shorter L.
+   */
+  static long longest(Settings s, Observations observed) {
+    return Math.max(s.leaseNanos(), observed.longestDeclared());
   }
 
   /** How long a shard lease must go unchanged before it may be taken, by the options {@code s}. */

@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -34,10 +35,12 @@ final class ShardWrites {
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final OwnershipNotice notice;
+  private final Observations observed;
 
   ShardWrites(Settings settings, Ownership ownership, MemberLeases members, ErrorLog errors, CreateConflicts creates,
-      OwnershipNotice notice) {
+      OwnershipNotice notice, Observations observed) {
     this.s = settings;
+    this.observed = observed;
     this.ownership = ownership;
     this.members = members;
     this.errors = errors;
@@ -81,12 +84,12 @@ final class ShardWrites {
     return new Write(w.purpose, w.operation, node, listed, w.sent, w.answer, w.request, handedOver);
   }
 
-  /** Creates the missing lease, which is owned only a lease duration later (the create wait). */
+  /** Creates the missing lease, owned only {@link ShardListing#longest} later (the create wait). */
   Write create(ShardNode node, Instant wall) {
     Write create = start(Purpose.TAKE, Operation.CREATE, node, null, new Lease(LeaseKey.shard(s.component(),
         node.shard), s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(node.highestToken()),
         null), true);
-    node.created(create.sent(), s.leaseNanos());
+    node.created(create.sent(), ShardListing.longest(s, observed));
     return create;
   }
 

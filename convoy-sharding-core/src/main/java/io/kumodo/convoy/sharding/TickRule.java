@@ -81,7 +81,7 @@ final class TickRule {
     this.renewal = new MemberRenewal(settings, ownership, observed, members);
     this.listing = new ShardListing(settings, observed, errors, members, agreement, renewal);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
-    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
+    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice, observed);
     this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
         this::expiresAt);
   }

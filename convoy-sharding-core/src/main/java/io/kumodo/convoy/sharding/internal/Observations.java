@@ -6,6 +6,8 @@ package io.kumodo.convoy.sharding.internal;
 
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseRole;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,9 +25,19 @@ import java.util.Set;
  * full lease duration before it takes a lease that looked stale when it started. (For
  * membership alone, which decides what a replica wants but never lets it take a lease, the tick
  * also consults the wall clock about a first-seen record; see {@code MemberLeases}.)
+ *
+ * <p>It also keeps the longest lease duration that the member leases of the listings declare
+ * ({@link #longestDeclared()}): what a wait for a holder it cannot name (a missing lease's, see
+ * {@code ShardNode}) must last while replicas with another {@code --lease-duration} run.
  */
 public final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
+  /**
+   * Each duration (nanoseconds, at most {@link DurationLimits#MAX_DURATION}) a held lease of the
+   * listings declared, with the ticker reading until which it is kept: {@link Long#MAX_VALUE}
+   * while a listing shows it, else that duration after the first listing that did not.
+   */
+  private final Map<Long, Long> declared = new HashMap<>();
   /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
   private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
   /** The last record the watch delivered of each lease: any thread writes. */
@@ -62,6 +74,40 @@ public final class Observations {
     seen.keySet().retainAll(present);
     watched.keySet().retainAll(present);
     lastWatched.keySet().retainAll(present);
+    noteDurations(listed, now);
+  }
+
+  /**
+   * The longest lease duration, in nanoseconds, that a member lease of the listings held by its
+   * replica declares, or declared until less than that duration ago; 0 when none. A replica's
+   * member lease declares its {@code --lease-duration} (only it writes that field; a shard lease's
+   * may be an operator's edit), and it owns shards until that duration less the margin after its
+   * last renewal, which came before the first listing that no longer showed the lease held
+   * (deleted, released or marked since). Capped at {@link DurationLimits#MAX_DURATION}.
+   */
+  public long longestDeclared() {
+    long longest = 0;
+    for (long d : declared.keySet()) {
+      longest = Math.max(longest, d);
+    }
+    return longest;
+  }
+
+  private void noteDurations(List<Lease> listed, long now) {
+    Set<Long> shown = new HashSet<>();
+    for (Lease lease : listed) {
+      boolean held = lease.key().role() == LeaseRole.MEMBER && !lease.isFree()
+          && lease.holder().equals(lease.key().replicaId());
+      if (held && lease.duration() != null && lease.duration().compareTo(Duration.ZERO) > 0) {
+        shown.add(Math.min(lease.duration().toNanos(), DurationLimits.MAX_DURATION.toNanos()));
+      }
+    }
+    declared.entrySet().removeIf(e -> !shown.contains(e.getKey()) && e.getValue() != Long.MAX_VALUE
+        && now - e.getValue() >= 0);
+    declared.replaceAll((d, until) -> shown.contains(d) ? Long.MAX_VALUE : until == Long.MAX_VALUE ? now + d : until);
+    for (long d : shown) {
+      declared.put(d, Long.MAX_VALUE);
+    }
   }
 
   /**

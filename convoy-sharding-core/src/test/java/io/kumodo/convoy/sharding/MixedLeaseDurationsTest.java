@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A rolling update that changes {@code --lease-duration}, in either shard renewal: replicas with L = 60 s run beside replicas with L = 30 s. A holder with the longer one
+ * owns until its own L - m (48 s) after its last renewal; what a replica with the shorter one
+ * times (the create wait of a missing shard lease, the expiry of a lease created after a delete)
+ * must not end before that. Both
+ * shard-renewal modes (member renewal's own waits: {@link MemberModeMixedLeaseDurationsTest}).
+ */
+class MixedLeaseDurationsTest {
+  private static final Duration LONG = Duration.ofSeconds(60); // m = 12 s: owns until 48 s after a renewal
+  private static final Duration SHORT = TestCluster.LEASE; // 30 s
+  private static final Duration RENEW = TestCluster.RENEW;
+
+  private static Consumer<Coordinator.Builder> in(ShardRenewal mode, Duration lease) {
+    return b -> b.shardRenewal(mode).leaseDuration(lease);
+  }
+
+  /** cm-a with L = 60 s, cut off from the API server at {@code cut[0]}; it owns 0 and 2 of 4. */
+  private static TestCluster.Replica cutOffLongHolder(TestCluster cluster, ShardRenewal mode, boolean[] cut) {
+    return cluster.start(cluster.new Replica("cm-a",
+        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, in(mode, LONG)));
+  }
+
+  private static void deleteEveryLease(TestCluster cluster) throws Exception {
+    for (Lease lease : cluster.store.list("convoy-cm")) {
+      cluster.store.delete(lease); // kubectl delete lease -l sharding.convoy.kumodo.io/component=convoy-cm
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aReplicaWithAShorterLeaseDurationDoesNotOwnALeaseItCreatedAfterADeleteBeforeTheCutOffHolderIsFenced(ShardRenewal mode)
+      throws Exception {
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    boolean[] cut = {false};
+    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
+    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+
+    cluster.run(RENEW.minusSeconds(1)); // cm-b's next tick lists the leases cm-a just renewed
+    cut[0] = true;
+    deleteEveryLease(cluster); // cm-b creates every lease, cm-a's member lease gone: it wants them all
+    cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
+    assertThat(cluster.violations).isEmpty();
+    assertThat(cluster.ownersOf(0)).containsExactly("cm-b");
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aLeaseCreatedAfterADeleteByAReplicaThatThenCrashedIsNotTakenBeforeTheCutOffHolderWithTheLongerDurationIsFenced(ShardRenewal mode)
+      throws Exception {
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    boolean[] cut = {false};
+    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
+    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.start(cluster.new Replica("cm-c", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 3);
+
+    cluster.run(RENEW.minusSeconds(1));
+    cut[0] = true;
+    deleteEveryLease(cluster);
+    LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
+    while (cluster.store.get(shard0) == null) {
+      cluster.run(Duration.ofMillis(100));
+    }
+    String creator = cluster.store.get(shard0).holder();
+    cluster.crash(creator); // the lease it created (declaring 30 s) names it, not cm-a
+    cluster.run(LONG.plus(RENEW.multipliedBy(4)));
+    assertThat(cluster.violations).isEmpty();
+    assertThat(cluster.ownersOf(0)).hasSize(1).doesNotContain(creator);
+  }
+}
