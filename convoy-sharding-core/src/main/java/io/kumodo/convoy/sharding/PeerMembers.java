@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Instant;
@@ -44,21 +45,21 @@ final class PeerMembers {
 
   /**
    * Adds to {@code live} the IDs of the others whose member leases are live; deletes the member
-   * leases of others unchanged for 10 lease durations. Reports to {@code expiresAt} when each live
+   * leases of others unchanged for 10 lease durations (of the longer one a lease declares). Reports to {@code expiresAt} when each live
    * member's lease would expire.
    */
   void live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt, List<String> live) {
     expiredMembers.clear();
-    long gcAge = 10 * s.leaseNanos();
-    // Marked released by a peer after a lease duration unchanged: 9 more make 10 since the last renewal.
-    long gcAgeMarked = 9 * s.leaseNanos();
     for (Lease lease : listed) {
       LeaseKey key = lease.key();
       if (key.role() != LeaseRole.MEMBER || key.replicaId().equals(s.replicaId())) {
         continue;
       }
       long age = observed.age(lease, now);
-      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? gcAgeMarked : gcAge)) {
+      // 10 lease durations, or 10 of the longer one it declares (its holder's, which owns until its
+      // own L - m after its last renewal); marked released by a peer after one unchanged, 9 more.
+      long l = Math.min(ShardListing.expiry(s, lease), DurationLimits.MAX_DURATION.toNanos());
+      if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? 9 * l : 10 * l)) {
         deleteStale(lease);
         continue;
       }

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A rolling update that changes {@code --lease-duration}, in either shard renewal: replicas with L = 60 s run beside replicas with L = 30 s. A holder with the longer one
  * owns until its own L - m (48 s) after its last renewal; what a replica with the shorter one
- * times (the create wait of a missing shard lease, the expiry of a lease created after a delete)
- * must not end before that. Both
+ * times (the create wait of a missing shard lease, the expiry of a lease created after a delete,
+ * the deletion of a member lease unchanged for 10 lease durations) must not end before that. Both
  * shard-renewal modes (member renewal's own waits: {@link MemberModeMixedLeaseDurationsTest}).
  */
 class MixedLeaseDurationsTest {
@@ -84,5 +84,32 @@ class MixedLeaseDurationsTest {
     cluster.run(LONG.plus(RENEW.multipliedBy(4)));
     assertThat(cluster.violations).isEmpty();
     assertThat(cluster.ownersOf(0)).hasSize(1).doesNotContain(creator);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aCutOffHoldersMemberLeaseIsNotDeletedAsStaleByAReplicaWithTenTimesAShorterLeaseDurationBeforeItIsFenced(
+      ShardRenewal mode) {
+    // 10 x 3 s = 30 s, while cm-a (L = 40 s, m = 8 s) owns until 32 s after its last renewal.
+    Duration renew = Duration.ofSeconds(1);
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    boolean[] cut = {false};
+    TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
+        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO,
+        in(mode, Duration.ofSeconds(40)).andThen(b -> b.renewInterval(renew))));
+    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO,
+        in(mode, Duration.ofSeconds(3)).andThen(b -> b.renewInterval(renew))));
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+
+    cut[0] = true;
+    LeaseKey memberA = LeaseKey.member("convoy-cm", "cm-a");
+    while (a.coordinator.owns(0) || a.coordinator.owns(2)) {
+      assertThat(cluster.store.get(memberA)).as("cm-a's member lease while cm-a owns shards").isNotNull();
+      cluster.run(Duration.ofMillis(100));
+    }
+    cluster.run(Duration.ofSeconds(400)); // marked at 40 s, deleted 9 x 40 s later
+    assertThat(cluster.store.get(memberA)).as("deleted after 10 of its lease durations").isNull();
+    assertThat(cluster.violations).isEmpty();
   }
 }
