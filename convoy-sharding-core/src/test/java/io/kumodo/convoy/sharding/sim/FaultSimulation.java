@@ -76,6 +76,10 @@ public final class FaultSimulation {
   final boolean loseFirstOnChange;
   /** The mode new processes start in: the simulation's, until a rolling switch changes it. */
   ShardRenewal renewal;
+  /** The lease duration new processes start with: the simulation's, until a rolling change. */
+  Duration leaseNow;
+  /** The longest lease duration a process of the run was started with. */
+  private Duration longestLease;
 
   final Random random;
   final VirtualTime time = new VirtualTime();
@@ -109,8 +113,10 @@ public final class FaultSimulation {
     this.maxDrift = Double.isNaN(b.maxDrift) ? 0.95 * allowedDrift(b.lease, b.renew) : b.maxDrift;
     this.assignment = b.assignment;
     this.renewal = b.renewal;
+    this.leaseNow = b.lease;
+    this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
-    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.restoreFaults);
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.restoreFaults, b.leaseDurationFaults);
     this.restores = new SimRestores(this, b.restoreFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
@@ -125,10 +131,10 @@ public final class FaultSimulation {
   /**
    * How long after the last fault every shard must have an owner: lease duration + 2 renew
    * intervals as measured by a clock that runs slow by the largest drift, that is divided by
-   * (1 - drift).
+   * (1 - drift); the longest lease duration of the run ({@link SimLeaseDurations}).
    */
   public Duration bound() {
-    Duration b = lease.plus(renew.multipliedBy(2));
+    Duration b = longestLease.plus(renew.multipliedBy(2));
     return Duration.ofNanos((long) Math.ceil(b.toNanos() / (1 - maxDrift)));
   }
 
@@ -231,17 +237,24 @@ public final class FaultSimulation {
 
   /** Starts a process in {@code mode}, its wall clock up to 5 lease durations ahead or behind. */
   SimReplica startReplica(String id, ShardRenewal mode) {
-    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * lease.toNanos())), mode);
+    return startReplica(id, mode, leaseNow);
+  }
+
+  /** Starts a process in {@code mode} with lease duration {@code lease}, its wall clock up to 5 L off. */
+  SimReplica startReplica(String id, ShardRenewal mode, Duration lease) {
+    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * this.lease.toNanos())), mode,
+        lease);
   }
 
   /** Starts a process in the current mode whose wall clock is {@code offset} off. */
   SimReplica startReplica(String id, Duration offset) {
-    return startReplica(id, offset, renewal);
+    return startReplica(id, offset, renewal, leaseNow);
   }
 
-  private SimReplica startReplica(String id, Duration offset, ShardRenewal mode) {
+  private SimReplica startReplica(String id, Duration offset, ShardRenewal mode, Duration lease) {
     int n = processesPerId.merge(id, 1, Integer::sum);
-    SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, offset, SimViews.choose(this));
+    longestLease = lease.compareTo(longestLease) > 0 ? lease : longestLease;
+    SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, lease, offset, SimViews.choose(this));
     if (lagsHealed) {
       // Started after the lags ended (a rolling switch's later replacements): its watch does not lag.
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
@@ -376,6 +389,7 @@ public final class FaultSimulation {
     private boolean sameIdFaults = true;
     private boolean modeSwitchFaults = true;
     private boolean restoreFaults;
+    private boolean leaseDurationFaults;
     private boolean loseFirstOnChange;
 
     private Builder() {}
@@ -431,6 +445,16 @@ public final class FaultSimulation {
      */
     public Builder restoreFaults(boolean restoreFaults) {
       this.restoreFaults = restoreFaults;
+      return this;
+    }
+
+    /**
+     * Whether the schedule may change the lease duration of processes, one or all in a rolling
+     * update ({@link SimLeaseDurations}: L to 2L and back); default false (appended last to the
+     * catalogue: with them off, a seed's schedule is the one it was before they existed).
+     */
+    public Builder leaseDurationFaults(boolean leaseDurationFaults) {
+      this.leaseDurationFaults = leaseDurationFaults;
       return this;
     }
 

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -30,14 +31,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
  * its seed and mode). Every fault family is on, two processes with one replica ID ({@link
  * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included, but the
- * restores of saved lease copies ({@link SimRestores}), opt-in while they find holes.
+ * restores of saved lease copies ({@link SimRestores}), opt-in while they find holes, and the
+ * changes of {@code --lease-duration} ({@link SimLeaseDurations}), opt-in.
  * {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only, {@code
  * -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the threads,
  * {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code
  * -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the
  * N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} and {@code
  * -Dconvoy.sim.modeSwitch=false} turn those two families off, {@code -Dconvoy.sim.restore=true}
- * turns the restores on.
+ * turns the restores on, {@code -Dconvoy.sim.leaseDurations=true} the lease-duration changes.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -56,7 +58,13 @@ class FaultSimulationTest {
    * while they find two owners and fencing tokens going back on main (docs/testing.md).
    */
   private static final boolean RESTORE = Boolean.parseBoolean(System.getProperty("convoy.sim.restore", "false"));
-  /** A search at least this long must have switched modes both ways, one process and rolling, and restored every way. */
+  /** The changes of {@code --lease-duration} ({@link SimLeaseDurations}); opt-in with {@code true}. */
+  private static final boolean LEASE_DURATIONS =
+      Boolean.parseBoolean(System.getProperty("convoy.sim.leaseDurations", "false"));
+  /**
+   * A search at least this long must have switched modes both ways, one process and rolling,
+   * restored every way and changed lease durations every way (of the families that are on).
+   */
   private static final int KINDS_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
@@ -68,6 +76,7 @@ class FaultSimulationTest {
         .sameIdFaults(SAME_ID)
         .modeSwitchFaults(MODE_SWITCH)
         .restoreFaults(RESTORE)
+        .leaseDurationFaults(LEASE_DURATIONS)
         .replicas(1 + (int) (seed % 5))
         .shards(seed % 3 == 0 ? 16 : 8)
         .faults(6 + (int) (seed % 14), Duration.ofMinutes(5))
@@ -88,9 +97,11 @@ class FaultSimulationTest {
     long first = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED;
     long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
-    ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed
+    ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed, every process at L
     Map<String, LongAdder> switches = new ConcurrentHashMap<>();
     Map<String, LongAdder> restores = new ConcurrentHashMap<>();
+    Map<String, LongAdder> leaseChanges = new ConcurrentHashMap<>();
+    ConcurrentSkipListMap<Long, Long> settledMixed = new ConcurrentSkipListMap<>(); // with a 2L process
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
     ForkJoinPool pool = new ForkJoinPool(THREADS);
@@ -103,29 +114,38 @@ class FaultSimulationTest {
         if (ONLY_SEED != 0) {
           System.out.println("settled " + result.settledAfterLastFault() + " after the last fault; " + result.report());
         }
+        Set<String> changes = SimLeaseDurations.changesIn(result.trace());
         if (!result.ok()) {
           failures.put(seed, result.report());
         } else {
-          settled.merge(result.settledAfterLastFault().toNanos(), seed, Math::min);
+          (changes.isEmpty() ? settled : settledMixed).merge(result.settledAfterLastFault().toNanos(), seed, Math::min);
         }
         SimModeSwitch.switchesIn(result.trace())
             .forEach(kind -> switches.computeIfAbsent(kind, k -> new LongAdder()).increment());
         SimRestores.restoresIn(result.trace())
             .forEach(kind -> restores.computeIfAbsent(kind, k -> new LongAdder()).increment());
+        changes.forEach(kind -> leaseChanges.computeIfAbsent(kind, k -> new LongAdder()).increment());
       })).get();
     } finally {
       pool.shutdown();
     }
     assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
         + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
-    Map.Entry<Long, Long> worst = settled.lastEntry();
+    Map.Entry<Long, Long> worst = settled.isEmpty() ? Map.entry(0L, 0L) : settled.lastEntry();
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
         + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
         + Duration.ofNanos(processCpuNanos() - cpuStarted).toSeconds() + " s of CPU, load average "
         + String.format(Locale.ROOT, "%.1f", load) + " at the end), worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
         + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
-        + new TreeMap<>(switches) + (RESTORE ? "; schedules with restores of saved lease copies: " + new TreeMap<>(restores) : ""));
+        + new TreeMap<>(switches) + (RESTORE ? "; schedules with restores of saved lease copies: " + new TreeMap<>(restores) : "")
+        + (LEASE_DURATIONS ? "; with a lease-duration change (a process at 2L): worst settle " + (settledMixed.isEmpty()
+        ? "none" : Duration.ofNanos(settledMixed.lastKey()) + " (seed " + settledMixed.lastEntry().getValue() + ")")
+        + " against " + mixedBound(mode) + ", schedules " + new TreeMap<>(leaseChanges) : ""));
+    if (LEASE_DURATIONS && last - first + 1 >= KINDS_SHOWN_FROM) {
+      assertThat(leaseChanges.keySet()).as("the lease-duration changes made").containsExactlyInAnyOrder(
+          "one process 30s -> 60s", "one process 60s -> 30s", "rolling 30s -> 60s", "rolling 60s -> 30s");
+    }
     if (MODE_SWITCH && last - first + 1 >= KINDS_SHOWN_FROM) {
       assertThat(switches.keySet()).as("the mode switches made").containsExactlyInAnyOrder(
           "one process each -> member", "one process member -> each", "rolling each -> member",
@@ -146,6 +166,13 @@ class FaultSimulationTest {
   /** The liveness bound of {@code mode}'s schedules (the same for every seed: their timing is the default). */
   private static Duration bound(ShardRenewal mode) {
     return FaultSimulation.builder().renewal(mode).build().bound();
+  }
+
+  /** The liveness bound of a schedule with a process at 2L: 2L + 2R, stretched by the drift. */
+  private static Duration mixedBound(ShardRenewal mode) {
+    FaultSimulation sim = FaultSimulation.builder().renewal(mode).build();
+    return FaultSimulation.builder().renewal(mode).timing(sim.lease.multipliedBy(2), sim.renew)
+        .maxClockDrift(sim.maxDrift).build().bound();
   }
 
   @Test

@@ -26,10 +26,11 @@ final class SimFaults {
   /**
    * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
    * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch},
-   * those of {@link SimRestores} only if {@code restore} (appended last: with them off, a seed's
-   * schedule is the one it was before they existed).
+   * those of {@link SimRestores} only if {@code restore}, those of {@link SimLeaseDurations} only if
+   * {@code leaseDurations} (each appended after the others: with them off, a seed's schedule is the
+   * one it was before they existed).
    */
-  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean restore) {
+  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean restore, boolean leaseDurations) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -51,6 +52,9 @@ final class SimFaults {
     }
     if (restore) {
       all.addAll(SimRestores.faults());
+    }
+    if (leaseDurations) {
+      all.addAll(SimLeaseDurations.faults());
     }
     return List.copyOf(all);
   }

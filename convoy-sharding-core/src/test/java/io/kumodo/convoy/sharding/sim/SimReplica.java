@@ -36,6 +36,8 @@ final class SimReplica {
   /** The ID for the first process of an ID; {@code id#2}, {@code id#3} for later ones. */
   final String name;
   final ShardRenewal renewal;
+  /** Its {@code --lease-duration}. */
+  final Duration lease;
   final SimStore store;
   /** Its replica in the simulation's {@link VirtualCluster}. */
   final VirtualCluster.Replica replica;
@@ -55,8 +57,10 @@ final class SimReplica {
   private boolean heardAny;
 
   /** A process of replica {@code id}, its wall clock {@code offset} off the true time, seeing the store through {@code view}. */
-  SimReplica(FaultSimulation sim, String id, String name, ShardRenewal renewal, Duration offset, SimViews.View view) {
+  SimReplica(FaultSimulation sim, String id, String name, ShardRenewal renewal, Duration lease, Duration offset,
+      SimViews.View view) {
     this.sim = sim;
+    this.lease = lease;
     this.id = id;
     this.name = name;
     this.renewal = renewal;
@@ -78,7 +82,8 @@ final class SimReplica {
         .clock(wall)
         .onChange(this::onChange)
         .random(new Random(~storeSeed))
-        .shardRenewal(renewal));
+        .shardRenewal(renewal)
+        .leaseDuration(lease));
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
@@ -93,7 +98,8 @@ final class SimReplica {
   /** Its name, mode, clocks and view of the store, for a trace. */
   String describe() {
     long offset = wall.offset;
-    return name + " (" + FaultSimulation.flag(renewal) + " mode, clock " + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
+    return name + " (" + FaultSimulation.flag(renewal) + " mode, L " + lease.toSeconds() + "s, clock "
+        + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
         + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
   }
 
