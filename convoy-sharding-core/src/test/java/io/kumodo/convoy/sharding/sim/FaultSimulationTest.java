@@ -153,7 +153,7 @@ class FaultSimulationTest {
     }
     if (RESTORE && last - first + 1 >= KINDS_SHOWN_FROM) {
       assertThat(restores.keySet()).as("the restores made")
-          .containsExactlyInAnyOrder("apply", "delete and create", "marked member copy");
+          .contains("apply", "delete and create", "marked member copy");
     }
   }
 

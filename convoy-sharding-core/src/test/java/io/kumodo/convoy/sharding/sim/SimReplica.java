@@ -69,6 +69,7 @@ final class SimReplica {
     Random random = sim.random;
     long storeSeed = random.nextLong();
     this.store = new SimStore(view.store(), time, new Random(storeSeed));
+    this.store.tracksTokens = sim.restores.on();
     this.drift = sim.drawDrift();
     // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);

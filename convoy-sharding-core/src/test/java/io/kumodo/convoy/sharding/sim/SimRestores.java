@@ -12,6 +12,7 @@ import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,11 @@ final class SimRestores {
   private final Map<LeaseKey, List<Saved>> copies = new LinkedHashMap<>();
   /** The saved member-lease versions that say an incarnation ended or released shards. */
   private final List<Saved> marked = new ArrayList<>();
+  /** Per shard, the highest fencing token its lease ever had in the store. */
+  private final Map<Integer, Long> highestToken = new HashMap<>();
+  /** Per shard, when a restore last wrote its lease with a token below the highest it ever had. */
+  private final Map<Integer, Long> rolledBackAt = new HashMap<>();
+  private final boolean on;
 
   /** A saved copy and when it was saved. */
   private record Saved(Lease lease, Duration at) {}
@@ -55,9 +61,25 @@ final class SimRestores {
   /** The operator of {@code sim}: it saves every version of every lease from now on, if {@code on}. */
   SimRestores(FaultSimulation sim, boolean on) {
     this.sim = sim;
+    this.on = on;
     if (on) {
       sim.store.watch(FaultSimulation.COMPONENT, this::save);
     }
+  }
+
+  /** True when the restores are on. */
+  boolean on() {
+    return on;
+  }
+
+  /**
+   * True when a restore wrote {@code shard}'s lease with a fencing token below the highest that
+   * lease ever had, at or after the virtual instant {@code since}: an outsider rolled its
+   * {@code leaseTransitions} (and epoch) back, which the fencing tokens assume nobody does.
+   */
+  boolean rolledBackSince(int shard, long since) {
+    Long at = rolledBackAt.get(shard);
+    return at != null && at >= since;
   }
 
   /** The faults of this family, in a fixed order. */
@@ -67,7 +89,9 @@ final class SimRestores {
 
   /**
    * The kinds of restore a run's {@code trace} made, each once: {@code apply}, {@code delete and
-   * create}, and {@code marked member copy} (to show that a search covers them).
+   * create}, and {@code marked member copy} (to show that a search covers them); and {@code token
+   * below one the owner never saw} if the checker met a fencing token outside its assumption
+   * after a restore ({@link SimChecker}).
    */
   static Set<String> restoresIn(List<String> trace) {
     Set<String> kinds = new TreeSet<>();
@@ -78,6 +102,9 @@ final class SimRestores {
           kinds.add("marked member copy");
         }
       }
+      if (line.contains(SimChecker.TOKEN_UNSEEN)) {
+        kinds.add("token below one the owner never saw");
+      }
     }
     return kinds;
   }
@@ -86,6 +113,9 @@ final class SimRestores {
     Lease lease = event.current();
     if (lease == null) {
       return;
+    }
+    if (lease.key().role() == LeaseRole.SHARD) {
+      highestToken.merge(lease.key().shard(), SimChecker.token(lease), Math::max);
     }
     Saved saved = new Saved(lease, sim.time.elapsed());
     copies.computeIfAbsent(lease.key(), k -> new ArrayList<>()).add(saved);
@@ -118,10 +148,17 @@ final class SimRestores {
       }
       current = null;
     }
+    long highest = copy.key().role() == LeaseRole.SHARD ? highestToken.getOrDefault(copy.key().shard(), -1L) : -1;
     // A missing lease is created from the copy: a new creation time, as the API server sets it.
-    sim.store.put(copy.withResourceVersion(null).withCreated(null));
+    Lease stored = sim.store.put(copy.withResourceVersion(null).withCreated(null));
+    boolean rolledBack = SimChecker.token(stored) < highest && copy.key().role() == LeaseRole.SHARD;
+    if (rolledBack) {
+      rolledBackAt.put(copy.key().shard(), sim.time.read());
+    }
     sim.note(NOTE + " of " + describe(copy) + " from " + saved.at() + " by " + (recreate ? "delete and create"
-        : "apply") + (current == null ? "" : ", over " + describe(current)));
+        : "apply") + (current == null ? "" : ", over " + describe(current))
+        + (rolledBack ? "; its fencing token " + SimChecker.token(stored) + " is below the highest it had, " + highest
+        : ""));
   }
 
   private static String describe(Lease lease) {
