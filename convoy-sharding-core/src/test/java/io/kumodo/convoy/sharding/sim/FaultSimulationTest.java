@@ -129,8 +129,6 @@ class FaultSimulationTest {
     } finally {
       pool.shutdown();
     }
-    assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
-        + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
     Map.Entry<Long, Long> worst = settled.isEmpty() ? Map.entry(0L, 0L) : settled.lastEntry();
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
@@ -141,7 +139,10 @@ class FaultSimulationTest {
         + new TreeMap<>(switches) + (RESTORE ? "; schedules with restores of saved lease copies: " + new TreeMap<>(restores) : "")
         + (LEASE_DURATIONS ? "; with a lease-duration change (a process at 2L): worst settle " + (settledMixed.isEmpty()
         ? "none" : Duration.ofNanos(settledMixed.lastKey()) + " (seed " + settledMixed.lastEntry().getValue() + ")")
-        + " against " + mixedBound(mode) + ", schedules " + new TreeMap<>(leaseChanges) : ""));
+        + " against " + mixedBound(mode) + ", schedules " + new TreeMap<>(leaseChanges) : "")
+        + (failures.isEmpty() ? "" : "; FAILING seeds (the search stops at " + REPORTED + "): " + failures.keySet()));
+    assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
+        + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
     if (LEASE_DURATIONS && last - first + 1 >= KINDS_SHOWN_FROM) {
       assertThat(leaseChanges.keySet()).as("the lease-duration changes made").containsExactlyInAnyOrder(
           "one process 30s -> 60s", "one process 60s -> 30s", "rolling 30s -> 60s", "rolling 60s -> 30s");
