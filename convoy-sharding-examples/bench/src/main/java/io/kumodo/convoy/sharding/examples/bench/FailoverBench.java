@@ -12,12 +12,15 @@ import io.kumodo.convoy.sharding.examples.cli.LoadAverage;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
 import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.cli.UsageException;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
+import io.kumodo.convoy.sharding.examples.bench.failover.CpuMeter;
 import io.kumodo.convoy.sharding.examples.bench.failover.Fleet;
 import io.kumodo.convoy.sharding.examples.bench.failover.Handovers;
 import io.kumodo.convoy.sharding.examples.bench.failover.SideBySide;
 import io.kumodo.convoy.sharding.examples.bench.failover.WriteProbe;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,6 +108,27 @@ public final class FailoverBench {
     }
   }
 
+  /**
+   * Prints the floor of a graceful stop's takes on this server and machine: as many CAS writes as
+   * the stopping replica holds shards, in flight together from one client per survivor, with no
+   * watch and no coordinator in their way (median of 20).
+   */
+  private static void takesAlone(BenchServer api, int shards, int replicas, double writeSeconds) {
+    int takes = (shards + replicas - 1) / replicas;
+    List<KubernetesClient> clients = new ArrayList<>();
+    try {
+      for (int i = 0; i < Math.max(1, replicas - 1); i++) {
+        clients.add(api.client());
+      }
+      double seconds = WriteProbe.medianBurstSeconds(clients, takes, 20);
+      System.out.printf(Locale.ROOT, "a graceful stop's takes alone: %d CAS lease writes in flight together from %d "
+          + "clients, median of 20: %.2f ms (%.1f x one CAS write)%n", takes, clients.size(), seconds * 1e3,
+          seconds / writeSeconds);
+    } finally {
+      clients.forEach(KubernetesClient::close);
+    }
+  }
+
   /** The scenarios on one server; returns the median round trip of one CAS lease write on it. */
   private static double measure(String name, Settings settings, Handovers handovers) throws Exception {
     int runs = settings.runs();
@@ -120,9 +144,14 @@ public final class FailoverBench {
       double writeSeconds;
       try (var client = api.client()) {
         WriteProbe.medianWriteSeconds(client, 50); // warm up client and server
+        CpuMeter before = CpuMeter.now();
         writeSeconds = WriteProbe.medianWriteSeconds(client, 200);
+        CpuMeter cpu = CpuMeter.now().since(before);
         System.out.printf(Locale.ROOT, "one CAS lease write (PUT), median of 200: %.2f ms%n", writeSeconds * 1e3);
+        System.out.println("CPU per request of those 200 writes (with the probe lease's create and delete): "
+            + cpu.perRun(202));
       }
+      takesAlone(api, shards, replicas, writeSeconds);
       try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment,
           settings.renewal())) {
         handovers.startFleet(fleet, replicas);

@@ -24,8 +24,26 @@ class FailoverBenchIT {
   @ParameterizedTest(name = "--shard-renewal {0}")
   @ValueSource(strings = {"each", "member"})
   void oneRunOfEachScenarioCompletesAndReportsEveryHandover(String renewal) throws Exception {
-    Table table = FailoverBench.run(new String[] {"--runs", "1", "--shards", "8", "--lease", "2s", "--renew",
-        "500ms", "--crash-lease", "1s", "--crash-renew", "300ms", "--shard-renewal", renewal}).get("mock");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream was = System.out;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    Table table;
+    try {
+      table = FailoverBench.run(new String[] {"--runs", "1", "--shards", "8", "--lease", "2s", "--renew",
+          "500ms", "--crash-lease", "1s", "--crash-renew", "300ms", "--shard-renewal", renewal}).get("mock");
+    } finally {
+      System.setOut(was);
+      was.print(out.toString(StandardCharsets.UTF_8));
+    }
+
+    // Beside the CAS write: its CPU, the floor of a graceful stop's takes (3 of 8 shards, from the
+    // 2 survivors) and the CPU a graceful stop costs, all measured in the same run.
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .containsPattern("CPU per request of those 200 writes \\(with the probe lease's create and delete\\): "
+            + "this JVM [0-9.]+ ms")
+        .containsPattern("a graceful stop's takes alone: 3 CAS lease writes in flight together from 2 clients, "
+            + "median of 20: [0-9.]+ ms \\([0-9.]+ x one CAS write\\)")
+        .containsPattern("CPU per graceful stop, close\\(\\) to shards reowned, mean of 1: this JVM [0-9.]+ ms");
 
     assertThat(table.rows()).extracting(row -> row.get(0)).containsExactly(
         "(a) graceful stop: close() to shards reowned",

@@ -83,9 +83,12 @@ public final class Handovers {
     Samples join = new Samples();
     Samples joinAfterPrime = new Samples();
     Duration settle = fleet.lease().multipliedBy(4);
+    CpuMeter stopCpu = new CpuMeter(0, 0, 0);
     for (int run = 0; run < runs; run++) {
       BenchReplica victim = fleet.running().get(0);
+      CpuMeter before = CpuMeter.now();
       stop.add(fleet.handOver(victim, victim::stop).nanos());
+      stopCpu = stopCpu.plus(CpuMeter.now().since(before));
       fleet.awaitConverged(settle);
       victim.release(); // as a stopped pod's connections end: no watch of it slows the later runs
 
@@ -99,6 +102,8 @@ public final class Handovers {
       fleet.awaitConverged(settle);
       System.out.printf(Locale.ROOT, "run %2d: graceful stop %.3f s, join %.3f s%n", run, last(stop), last(join));
     }
+    System.out.println("CPU per graceful stop, close() to shards reowned, mean of " + runs + ": "
+        + stopCpu.perRun(runs));
     row("(a) graceful stop: close() to shards reowned", fleet, stop, 0.25, "<= 0.25 s");
     row("(c) join: first tick (prime, incl. cache sync) to share owned", fleet, join, 0.5, "<= 0.5 s");
     row("(c') join: end of prime to share owned", fleet, joinAfterPrime, Double.NaN, "-");

@@ -7,20 +7,24 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The baseline of the failover figures: the round trip of one compare-and-swap lease write
  * (a PUT carrying the resource version) on the same API server, in the same process, timed
- * {@code n} times on a lease no replica watches.
+ * {@code n} times on a lease no replica watches; and the floor of a graceful stop's takes, the
+ * same writes in flight together from several clients.
  */
 public final class WriteProbe {
   private WriteProbe() {}
 
   /** The median of {@code n} sequential CAS writes, in seconds. */
   public static double medianWriteSeconds(KubernetesClient client, int n) {
-    Lease lease = client.leases().inNamespace(BenchReplica.NAMESPACE).resource(new LeaseBuilder()
-        .withNewMetadata().withName("bench-write-probe").endMetadata()
-        .withNewSpec().withHolderIdentity("probe").withLeaseDurationSeconds(30).endSpec().build()).create();
+    Lease lease = create(client, "bench-write-probe");
     Samples samples = new Samples();
     for (int i = 0; i < n; i++) {
       lease.getSpec().setLeaseTransitions(i);
@@ -30,5 +34,51 @@ public final class WriteProbe {
     }
     client.resource(lease).delete();
     return samples.median();
+  }
+
+  /**
+   * The median, over {@code rounds} rounds (after 5 not counted), of the time from starting
+   * {@code writes} CAS writes together, each of its own lease (no replica watches them) and on
+   * its own thread, the i-th through {@code clients.get(i % clients.size())}, to the last answer,
+   * in seconds: what the takes of a graceful stop cost on this server and machine with nothing
+   * else in their way (no watch event, no coordinator).
+   */
+  public static double medianBurstSeconds(List<KubernetesClient> clients, int writes, int rounds) {
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < writes; i++) {
+      leases.add(create(clients.get(i % clients.size()), "bench-burst-probe-" + i));
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(writes);
+    try {
+      Samples samples = new Samples();
+      for (int round = 0; round < rounds + 5; round++) {
+        long t0 = System.nanoTime();
+        List<CompletableFuture<Lease>> answers = new ArrayList<>();
+        for (int i = 0; i < writes; i++) {
+          Lease lease = leases.get(i);
+          lease.getSpec().setLeaseTransitions(round);
+          KubernetesClient client = clients.get(i % clients.size());
+          answers.add(CompletableFuture.supplyAsync(() -> client.resource(lease).update(), threads));
+        }
+        for (int i = 0; i < writes; i++) {
+          leases.set(i, answers.get(i).join());
+        }
+        if (round >= 5) {
+          samples.add(System.nanoTime() - t0);
+        }
+      }
+      for (int i = 0; i < writes; i++) {
+        clients.get(i % clients.size()).resource(leases.get(i)).delete();
+      }
+      return samples.median();
+    } finally {
+      threads.shutdown();
+    }
+  }
+
+  private static Lease create(KubernetesClient client, String name) {
+    return client.leases().inNamespace(BenchReplica.NAMESPACE).resource(new LeaseBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().withHolderIdentity("probe").withLeaseDurationSeconds(30).endSpec().build()).create();
   }
 }
