@@ -110,6 +110,37 @@ final class ShardListing {
     }
   }
 
+  /**
+   * Writes each listed shard lease whose fencing token is below the highest this replica has seen
+   * of that shard (an operator's edit or a restored copy wrote an older leaseTransitions or epoch)
+   * back above it: its epoch annotation alone, by a compare-and-swap on the listed version, so
+   * that a replica which never saw the higher token (one started since) takes it above too. Not
+   * the leases this replica wrote since {@code now} (they carry no lower token). Counted as renewals.
+   */
+  void raiseTokens(List<Lease> listed, ShardNode[] nodes, long now) {
+    for (Lease lease : listed) {
+      if (lease.key().role() != LeaseRole.SHARD || lease.key().shard() >= s.shardCount()) {
+        continue;
+      }
+      ShardNode node = nodes[lease.key().shard()];
+      long highest = node.highestToken();
+      if (FencingTokens.of(lease) >= highest || node.lastSent() != Long.MIN_VALUE && node.lastSent() - now >= 0) {
+        continue;
+      }
+      try {
+        s.store().update(FencingTokens.atLeast(lease, highest));
+        log.info("{}/{}: raised the fencing token of shard {}'s lease above {}, the highest seen of it: it was "
+            + "written back below", s.component(), s.replicaId(), lease.key().shard(), highest);
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
+      } catch (LeaseStoreException | RuntimeException | Error e) {
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, e instanceof LeaseConflictException
+            ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
+        log.debug("{}/{}: raising the fencing token of shard lease {} failed: {}", s.component(), s.replicaId(),
+            lease.key(), e.toString());
+      }
+    }
+  }
+
   /** Leases of shard indexes >= S, left after S was lowered: deleted once free or expired. */
   void deleteOutOfRange(List<Lease> listed, long now) {
     for (Lease lease : listed) {

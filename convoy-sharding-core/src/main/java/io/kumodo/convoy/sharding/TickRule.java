@@ -249,9 +249,13 @@ final class TickRule {
     return null;
   }
 
-  /** After the writes: deletes leases outside the shard count; the first live replica marks expired members. */
+  /**
+   * After the writes: deletes leases outside the shard count, raises tokens written back below the
+   * highest seen; the first live replica marks expired members.
+   */
   private void tidyLeases(List<Lease> listed, int k, long now, Instant wall) {
     listing.deleteOutOfRange(listed, now);
+    listing.raiseTokens(listed, nodes, now);
     if (k == 0) {
       members.releaseExpired(wall, now); // after the takes: it changes no one's assignment this tick
     }

@@ -167,8 +167,10 @@ final class TickScheduler {
     if (before == null || after == null) {
       return true; // a member or shard lease appeared or vanished
     }
-    // A freed, taken or re-annotated lease can move shards; a renewal cannot.
-    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
+    // A freed, taken or re-annotated lease can move shards; a renewal cannot. A transition count
+    // written back (an edit, a restored copy) has its fencing token raised at once (ShardListing).
+    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations())
+        || after.transitions() < before.transitions();
   }
 
   /** The least time between two ticks: a quarter renew interval, at most 20 ms. */

@@ -112,4 +112,28 @@ class FencingTokenTest {
     assertThat(owner.coordinator.fencingToken(0)).as("above the token cm-a had before the edit").isGreaterThan(before);
     assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).isEqualTo(owner.coordinator.fencingToken(0));
   }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aLeaseEditedDownIsRaisedAgainByTheReplicasThatSawTheHigherTokenSoOneStartedLaterTakesItAboveToo(
+      ShardRenewal mode) {
+    InMemoryLeaseStore store = TestCluster.installed("convoy-cm", 2);
+    store.put(store.get(SHARD_0).withHolder("", null, null, 5)); // five owners before
+    TestCluster cluster = new TestCluster(2, store, b -> b.shardRenewal(mode));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.start("cm-b");
+    cluster.run(Duration.ofMinutes(1));
+    long before = a.coordinator.fencingToken(0);
+    Lease held = cluster.store.get(SHARD_0);
+    // kubectl edit: leaseTransitions 6 -> 0 (a restored copy from before the first take writes the same)
+    cluster.store.put(held.withHolder(held.holder(), held.acquireTime(), held.renewTime(), 0));
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).as("raised at once").isGreaterThan(before);
+    cluster.crash("cm-a"); // nobody that saw the higher token runs from now on
+    cluster.crash("cm-b");
+    TestCluster.Replica c = cluster.start("cm-c");
+    cluster.run(TestCluster.LEASE.multipliedBy(3));
+    assertThat(c.coordinator.owns(0)).as("owned again").isTrue();
+    assertThat(c.coordinator.fencingToken(0)).as("above the token cm-a had before the edit").isGreaterThan(before);
+  }
 }
