@@ -69,13 +69,13 @@ final class FencingTokens {
   }
 
   /**
-   * {@code request}, a write of a shard lease by which this replica takes it ({@code take}) or
-   * keeps or takes back one naming itself, never below {@code highestSeen}, the highest token it
-   * has seen of that shard, and above it for a take: an edited or restored lease may carry an older
-   * {@code leaseTransitions}.
+   * {@code request}, a write of a shard lease by this replica, never below {@code highestSeen}, the
+   * highest token it has seen of that shard, and above it when {@code strictly}: a take, or any write
+   * but one that goes on with the holding whose token this replica last wrote (an edited or restored
+   * lease may carry an older {@code leaseTransitions}, or the token of another owner's holding).
    */
-  static Lease aboveSeen(Lease request, long highestSeen, boolean take) {
-    return atLeast(request, take && highestSeen >= 0 ? highestSeen + 1 : highestSeen);
+  static Lease aboveSeen(Lease request, long highestSeen, boolean strictly) {
+    return atLeast(request, strictly && highestSeen >= 0 ? highestSeen + 1 : highestSeen);
   }
 
   /**

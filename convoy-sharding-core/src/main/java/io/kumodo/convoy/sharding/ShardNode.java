@@ -64,6 +64,8 @@ final class ShardNode {
   private java.time.Instant uncertainAcquired;
   /** The highest fencing token seen of its lease (listed or written), or -1. */
   private long highestToken = -1;
+  /** The token of this replica's last successful write of its lease, or -2. */
+  private long ownToken = -2;
   /** The create wait: the ticker reading from which the lease this replica created may be owned; else NONE. */
   private long ownableFrom = NONE;
   /** In the create wait: since when it was wanted, to report its acquisition once owned; else NONE. */
@@ -201,6 +203,21 @@ final class ShardNode {
 
   long highestToken() {
     return highestToken;
+  }
+
+  /** A write of this shard's lease by this replica succeeded with {@code token}. */
+  void wrote(long token) {
+    sawToken(token);
+    ownToken = token;
+  }
+
+  /**
+   * True when the highest token seen of this shard is the one this replica last wrote: a write
+   * that goes on with that holding may keep it; any other must write a token above it (a lease
+   * naming this replica that it lost track of may have had another owner since).
+   */
+  boolean ownsHighest() {
+    return ownToken == highestToken;
   }
 
   // --- Member renewal (see MemberRenewal) ---------------------------------------------------------

@@ -132,9 +132,8 @@ final class ShardWrites {
       boolean create) {
     if (purpose != Purpose.FREE) {
       request = withShardCount(request);
-    }
-    if (purpose != Purpose.FREE && !create) {
-      request = FencingTokens.aboveSeen(request, node.highestToken(), operation == Operation.TAKE);
+      boolean strictly = operation == Operation.TAKE || !node.ownsHighest();
+      request = create ? request : FencingTokens.aboveSeen(request, node.highestToken(), strictly);
     }
     long sent = s.ticker().read();
     node.sent(sent);
@@ -262,7 +261,8 @@ final class ShardWrites {
           // changes the holder or increments the transitions. Renew on the new version.
           try {
             Lease renewed = withShardCount(current.renewed(wall, s.leaseDuration()));
-            hold(node, s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), false)), w.sent());
+            hold(node, s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), !node.ownsHighest())),
+                w.sent());
             StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
             return;
           } catch (LeaseStoreException | RuntimeException | Error again) {
@@ -374,7 +374,7 @@ final class ShardWrites {
    * a lease duration unchanged may own right after).
    */
   private void hold(ShardNode node, Lease written, long sent) {
-    node.sawToken(FencingTokens.of(written));
+    node.wrote(FencingTokens.of(written));
     if (node.is(ShardNode.Phase.HELD) && s.ticker().read() - ownership.deadline(node.shard) >= 0) {
       // This renewal landed after the fencing deadline of the one before (a stalled API server,
       // a starved tick thread): owns() was false meanwhile, and callers may have dropped work of

@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.BitSet;
 import org.junit.jupiter.api.Test;
@@ -204,6 +205,39 @@ class RestoredLeaseCopiesTest {
     cluster.store.put(marked); // kubectl replace -f member.yaml
     cluster.run(TestCluster.LEASE.multipliedBy(3)); // checked every 100 ms: never two owners
     assertThat(cluster.violations).isEmpty();
+  }
+
+  /**
+   * A saved copy of a replica's own earlier holding, restored over the Lease another replica now
+   * holds: the copy's token can equal that holder's (its transition count is 0 and the re-created
+   * object's creation second is its epoch), and the replica whose copy it is takes it back (after
+   * a lease duration unchanged) with a token above, not equal to, the one it saw of the holder.
+   */
+  @Test
+  void aRestoredCopyOfItsOwnEarlierHoldingIsTakenBackWithATokenAboveTheOneTheHolderSinceHad() throws Exception {
+    VirtualTime time = new VirtualTime();
+    InMemoryLeaseStore store = new InMemoryLeaseStore(time.clock(Duration.ZERO));
+    TestCluster.install(store, "convoy-cm", 2);
+    BitSet[] aWants = {null};
+    TestCluster cluster = new TestCluster(time, 2, store,
+        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-a", aWants)));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.run(Duration.ofMinutes(1));
+    LeaseKey shard1 = LeaseKey.shard("convoy-cm", 1);
+    Lease saved = store.get(shard1); // kubectl get -o yaml > saved.yaml: cm-a's, transitions 1
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofMinutes(1));
+    store.delete(store.get(shard1)); // kubectl delete: created again (epoch: its creation second), cm-b takes it
+    cluster.run(Duration.ofMinutes(1));
+    long bToken = b.coordinator.fencingToken(1);
+    assertThat(bToken).isPositive();
+    Lease restored = store.put(saved); // kubectl replace -f saved.yaml
+    assertThat(FencingTokens.of(restored)).as("the copy's token is the holder's").isEqualTo(bToken);
+    aWants[0] = all(2);
+    cluster.run(TestCluster.LEASE.multipliedBy(3));
+    assertThat(cluster.violations).isEmpty();
+    assertThat(a.coordinator.owns(1)).isTrue();
+    assertThat(a.coordinator.fencingToken(1)).isGreaterThan(bToken);
   }
 
   /** The modulo assignment, except that replica {@code id} wants {@code wanted[0]} unless it is null. */

@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
+import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,11 @@ final class TestCluster extends VirtualCluster {
 
   TestCluster(int shards, InMemoryLeaseStore store, Consumer<Coordinator.Builder> customizer) {
     super("convoy-cm", shards, store, LEASE, RENEW, customizer);
+  }
+
+  /** A cluster on {@code time}, for a store whose creation times come from it. */
+  TestCluster(VirtualTime time, int shards, InMemoryLeaseStore store, Consumer<Coordinator.Builder> customizer) {
+    super(time, "convoy-cm", shards, store, LEASE, RENEW, customizer);
   }
 
   /** The spec's rule over the given live IDs: position k of N wants i where i mod N = k. */
