@@ -160,6 +160,9 @@ final class TickScheduler {
       // Our own writes are not news; an operator's annotation (e.g. a drain) is.
       return before != null && after != null && !before.annotations().equals(after.annotations());
     }
+    if (before != null && after != null && after.transitions() < before.transitions()) {
+      return true; // written back (an edit, a restored copy), whoever it names: its token is raised at once
+    }
     if (after != null && after.holder().equals(settings.replicaId())
         && (before == null || !before.holder().equals(settings.replicaId()))) {
       return false; // this replica's own create or take
@@ -167,10 +170,8 @@ final class TickScheduler {
     if (before == null || after == null) {
       return true; // a member or shard lease appeared or vanished
     }
-    // A freed, taken or re-annotated lease can move shards; a renewal cannot. A transition count
-    // written back (an edit, a restored copy) has its fencing token raised at once (ShardListing).
-    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations())
-        || after.transitions() < before.transitions();
+    // A freed, taken or re-annotated lease can move shards; a renewal cannot.
+    return !before.holder().equals(after.holder()) || !before.annotations().equals(after.annotations());
   }
 
   /** The least time between two ticks: a quarter renew interval, at most 20 ms. */

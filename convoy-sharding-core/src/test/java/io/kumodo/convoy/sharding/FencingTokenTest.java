@@ -136,4 +136,21 @@ class FencingTokenTest {
     assertThat(c.coordinator.owns(0)).as("owned again").isTrue();
     assertThat(c.coordinator.fencingToken(0)).as("above the token cm-a had before the edit").isGreaterThan(before);
   }
+
+  @Test
+  void aRestoredCopyNamingAReplicaItselfMakesThatReplicaRaiseItsTokenAtOnceNotAtItsNextRenewInterval() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica b = cluster.start("cm-b"); // alone: holds both shards
+    cluster.run(Duration.ofSeconds(5));
+    Lease saved = cluster.store.get(SHARD_0); // kubectl get -o yaml > saved.yaml: cm-b's, transitions 1
+    // cm-a, without a watch, ticks only every renew interval; it takes shard 0 (transitions 2)
+    TestCluster.Replica a = cluster.start("cm-a", new FaultyLeaseStore(cluster.store).withoutWatch());
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(a.coordinator.owns(0)).isTrue();
+    long before = a.coordinator.fencingToken(0);
+    cluster.store.put(saved); // kubectl replace -f saved.yaml: names cm-b, as if it took it
+    cluster.run(Duration.ofMillis(500));
+    assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).as("raised by cm-b's tick at once").isGreaterThan(before);
+    assertThat(b.coordinator.owns(0)).isFalse();
+  }
 }
