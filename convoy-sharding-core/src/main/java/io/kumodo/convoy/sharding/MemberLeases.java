@@ -373,6 +373,11 @@ final class MemberLeases {
     return peers;
   }
 
+  /** What the tick's listings showed, and since when (shared with the rest of the tick). */
+  Observations observed() {
+    return observed;
+  }
+
   /** The chains of this process's member-lease writes (see {@link MemberRenewal}). */
   RenewalChain chain() {
     return chain;

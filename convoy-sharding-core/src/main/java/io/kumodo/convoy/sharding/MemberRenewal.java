@@ -338,7 +338,7 @@ final class MemberRenewal {
         continue;
       }
       long from = Math.min(renewed, node.confirmed());
-      long deadline = from + s.leaseNanos() - s.marginNanos();
+      long deadline = from + ShardListing.window(s, observed);
       if (deadline - ownership.deadline(node.shard) > 0) {
         if (s.ticker().read() - ownership.deadline(node.shard) >= 0) {
           notice.lapsed(node.shard); // its deadline passed before this renewal landed

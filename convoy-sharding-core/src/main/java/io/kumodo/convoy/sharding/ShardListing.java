@@ -61,7 +61,7 @@ final class ShardListing {
    */
   boolean agreed(List<Lease> listed, long now, LongConsumer expiresAt) {
     long lastRenew = members.lastMemberRenew();
-    if (lastRenew == Long.MIN_VALUE || now - lastRenew >= s.leaseNanos() - s.marginNanos()) {
+    if (lastRenew == Long.MIN_VALUE || now - lastRenew >= window(s, observed)) {
       return false; // no shard outlasts the member lease's last renewal by more than L - m (see hold)
     }
     List<Lease> shown = listed;
@@ -194,6 +194,22 @@ final class ShardListing {
       return declared.toNanos();
     }
     return s.leaseNanos();
+  }
+
+  /**
+   * How long after its last successful renewal this replica owns: L - m, or (L - m) L' / L while
+   * the member leases of its listings declare a shorter duration L' (a rolling update of {@code
+   * --lease-duration}; the same fraction of it, so the drift assumption is unchanged). A replica
+   * with L' that joins after this one's leases were deleted (never listing them, so not knowing to
+   * wait the longer L) then still takes over only after this one's ownership ended.
+   */
+  static long window(Settings s, Observations observed) {
+    long window = s.leaseNanos() - s.marginNanos();
+    long shortest = observed.shortestDeclared();
+    if (shortest <= 0 || shortest >= s.leaseNanos()) {
+      return window;
+    }
+    return (long) ((double) window / s.leaseNanos() * shortest);
   }
 
   /** True when {@code shard} is a shard index whose lease this replica holds. */

@@ -5,7 +5,6 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
-import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -35,12 +34,10 @@ final class ShardWrites {
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final OwnershipNotice notice;
-  private final Observations observed;
 
   ShardWrites(Settings settings, Ownership ownership, MemberLeases members, ErrorLog errors, CreateConflicts creates,
-      OwnershipNotice notice, Observations observed) {
+      OwnershipNotice notice) {
     this.s = settings;
-    this.observed = observed;
     this.ownership = ownership;
     this.members = members;
     this.errors = errors;
@@ -89,7 +86,7 @@ final class ShardWrites {
     Write create = start(Purpose.TAKE, Operation.CREATE, node, null, new Lease(LeaseKey.shard(s.component(),
         node.shard), s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(node.highestToken()),
         null), true);
-    node.created(create.sent(), ShardListing.longest(s, observed));
+    node.created(create.sent(), ShardListing.longest(s, members.observed()));
     return create;
   }
 
@@ -381,8 +378,8 @@ final class ShardWrites {
       // the shard. Said as it was: a release now, an acquisition when the owned set is published.
       notice.lapsed(node.shard);
     }
-    long from = Math.min(sent, members.lastMemberRenew());
-    if (!ownership.extend(node.shard, from + s.leaseNanos() - s.marginNanos(), FencingTokens.of(written), sent)) {
+    long until = Math.min(sent, members.lastMemberRenew()) + ShardListing.window(s, members.observed());
+    if (!ownership.extend(node.shard, until, FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
           s.component(), s.replicaId(), node.shard);
     }

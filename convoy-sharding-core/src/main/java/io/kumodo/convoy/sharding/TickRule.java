@@ -81,7 +81,7 @@ final class TickRule {
     this.renewal = new MemberRenewal(settings, ownership, observed, members);
     this.listing = new ShardListing(settings, observed, errors, members, agreement, renewal);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
-    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice, observed);
+    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
     this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
         this::expiresAt);
   }
@@ -222,7 +222,8 @@ final class TickRule {
       return renewal.needsWrite(node) ? writes.renew(node, node.lease(), wall) : null; // renewed by the member lease
     }
     if (node.is(ShardNode.Phase.HELD)) {
-      long lastSent = ownership.deadline(node.shard) - s.leaseNanos() + s.marginNanos();
+      // (With another window since that write, only an extra tick renews sooner or later.)
+      long lastSent = ownership.deadline(node.shard) - ShardListing.window(s, observed);
       return regular || now - lastSent >= s.renewNanos() ? writes.renew(node, node.lease(), wall) : null;
     }
     if (node.is(ShardNode.Phase.RELEASING)) {
@@ -288,7 +289,7 @@ final class TickRule {
     // Member renewal: a listing confirms the held leases only as of the member write it shows, the
     // one before this tick's, so tick (list again) a little before a deadline, not after it.
     long early = renewal.on()
-        ? Math.min(s.renewNanos() / 4, (s.leaseNanos() - s.marginNanos() - s.renewNanos()) / 2) : 0;
+        ? Math.min(s.renewNanos() / 4, (ShardListing.window(s, observed) - s.renewNanos()) / 2) : 0;
     for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
       long d = ownership.deadline(shard) - early;
       if (d - next < 0) {

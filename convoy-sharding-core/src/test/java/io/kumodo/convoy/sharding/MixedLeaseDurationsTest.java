@@ -112,4 +112,27 @@ class MixedLeaseDurationsTest {
     assertThat(cluster.store.get(memberA)).as("deleted after 10 of its lease durations").isNull();
     assertThat(cluster.violations).isEmpty();
   }
+
+  @ParameterizedTest
+  @EnumSource(ShardRenewal.class)
+  void aReplicaThatJoinsJustAfterEveryLeaseWasDeletedDoesNotOwnWhileAHolderWithALongerDurationThatSawItsPeersStillDoes(
+      ShardRenewal mode) throws Exception {
+    // The joiner never lists cm-a's member lease, so it cannot know to wait 60 s (fault simulation,
+    // each mode, seed 762 with -Dconvoy.sim.leaseDurations=true); cm-a has listed cm-b's 30 s.
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    boolean[] cut = {false};
+    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
+    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+
+    cluster.run(RENEW.minusSeconds(1));
+    cut[0] = true;
+    cluster.crash("cm-b");
+    deleteEveryLease(cluster);
+    cluster.start(cluster.new Replica("cm-c", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
+    assertThat(cluster.violations).isEmpty();
+    assertThat(cluster.ownersOf(0)).containsExactly("cm-c");
+  }
 }

@@ -26,9 +26,10 @@ import java.util.Set;
  * membership alone, which decides what a replica wants but never lets it take a lease, the tick
  * also consults the wall clock about a first-seen record; see {@code MemberLeases}.)
  *
- * <p>It also keeps the longest lease duration that the member leases of the listings declare
- * ({@link #longestDeclared()}): what a wait for a holder it cannot name (a missing lease's, see
- * {@code ShardNode}) must last while replicas with another {@code --lease-duration} run.
+ * <p>It also keeps the longest and the shortest lease duration that the member leases of the
+ * listings declare ({@link #longestDeclared()}, {@link #shortestDeclared()}): what a wait for a
+ * holder it cannot name (a missing lease's, see {@code ShardNode}) must last, and how long its own
+ * ownership may outlast its last renewal, while replicas with another {@code --lease-duration} run.
  */
 public final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
@@ -91,6 +92,19 @@ public final class Observations {
       longest = Math.max(longest, d);
     }
     return longest;
+  }
+
+  /**
+   * The shortest lease duration, in nanoseconds, that a member lease of the listings held by its
+   * replica declares, or declared until less than that duration ago; 0 when none (kept as {@link
+   * #longestDeclared} is).
+   */
+  public long shortestDeclared() {
+    long shortest = 0;
+    for (long d : declared.keySet()) {
+      shortest = shortest == 0 ? d : Math.min(shortest, d);
+    }
+    return shortest;
   }
 
   private void noteDurations(List<Lease> listed, long now) {
