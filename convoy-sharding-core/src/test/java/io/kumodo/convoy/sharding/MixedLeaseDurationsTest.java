@@ -9,16 +9,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A rolling update that changes {@code --lease-duration}, in either shard renewal: replicas with L = 60 s run beside replicas with L = 30 s. A holder with the longer one
- * owns until its own L - m (48 s) after its last renewal; what a replica with the shorter one
- * times (the create wait of a missing shard lease, the expiry of a lease created after a delete,
- * the deletion of a member lease unchanged for 10 lease durations) must not end before that. Both
- * shard-renewal modes (member renewal's own waits: {@link MemberModeMixedLeaseDurationsTest}).
+ * A rolling update that changes {@code --lease-duration}, in either shard renewal: replicas with
+ * L = 60 s run beside replicas with L = 30 s. A holder with the longer one owned until its own
+ * L - m (48 s) after its last renewal; what a replica with the shorter one times (the create wait
+ * of a missing shard lease, the expiry of a lease created after a delete, the deletion of a member
+ * lease unchanged for 10 lease durations) must not end before its ownership, and a holder that
+ * has listed a peer with the shorter one owns only the same fraction of it (24 s), for a peer
+ * that never listed the holder's leases. Member renewal's own waits: {@link
+ * MemberModeMixedLeaseDurationsTest}.
  */
 class MixedLeaseDurationsTest {
   private static final Duration LONG = Duration.ofSeconds(60); // m = 12 s: owns until 48 s after a renewal
@@ -29,10 +33,21 @@ class MixedLeaseDurationsTest {
     return b -> b.shardRenewal(mode).leaseDuration(lease);
   }
 
-  /** cm-a with L = 60 s, cut off from the API server at {@code cut[0]}; it owns 0 and 2 of 4. */
-  private static TestCluster.Replica cutOffLongHolder(TestCluster cluster, ShardRenewal mode, boolean[] cut) {
-    return cluster.start(cluster.new Replica("cm-a",
+  /**
+   * cm-a with L = 60 s, to be cut off from the API server at {@code cut[0]}, and {@code peers} with
+   * 30 s, run for 3 minutes and then to 1 s before cm-a's next renewal: cm-a owns {@code owned}.
+   */
+  private static TestCluster steady(ShardRenewal mode, boolean[] cut, List<String> peers, Integer... owned) {
+    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+    TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
         new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, in(mode, LONG)));
+    for (String peer : peers) {
+      cluster.start(cluster.new Replica(peer, cluster.store, Duration.ZERO, in(mode, SHORT)));
+    }
+    cluster.run(Duration.ofMinutes(3));
+    assertThat(a.coordinator.ownedShards()).containsExactly(owned);
+    cluster.run(RENEW.minusSeconds(1)); // the peers' next ticks list the leases cm-a just renewed
+    return cluster;
   }
 
   private static void deleteEveryLease(TestCluster cluster) throws Exception {
@@ -43,16 +58,10 @@ class MixedLeaseDurationsTest {
 
   @ParameterizedTest
   @EnumSource(ShardRenewal.class)
-  void aReplicaWithAShorterLeaseDurationDoesNotOwnALeaseItCreatedAfterADeleteBeforeTheCutOffHolderIsFenced(ShardRenewal mode)
-      throws Exception {
-    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+  void aReplicaWithAShorterLeaseDurationDoesNotOwnALeaseItCreatedAfterADeleteBeforeTheCutOffHolderIsFenced(
+      ShardRenewal mode) throws Exception {
     boolean[] cut = {false};
-    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
-    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
-    cluster.run(Duration.ofMinutes(3));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
-
-    cluster.run(RENEW.minusSeconds(1)); // cm-b's next tick lists the leases cm-a just renewed
+    TestCluster cluster = steady(mode, cut, List.of("cm-b"), 0, 2);
     cut[0] = true;
     deleteEveryLease(cluster); // cm-b creates every lease, cm-a's member lease gone: it wants them all
     cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
@@ -62,17 +71,10 @@ class MixedLeaseDurationsTest {
 
   @ParameterizedTest
   @EnumSource(ShardRenewal.class)
-  void aLeaseCreatedAfterADeleteByAReplicaThatThenCrashedIsNotTakenBeforeTheCutOffHolderWithTheLongerDurationIsFenced(ShardRenewal mode)
-      throws Exception {
-    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
+  void aLeaseCreatedAfterADeleteByAReplicaThatThenCrashedIsNotTakenBeforeTheCutOffHolderWithTheLongerDurationIsFenced(
+      ShardRenewal mode) throws Exception {
     boolean[] cut = {false};
-    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
-    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
-    cluster.start(cluster.new Replica("cm-c", cluster.store, Duration.ZERO, in(mode, SHORT)));
-    cluster.run(Duration.ofMinutes(3));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 3);
-
-    cluster.run(RENEW.minusSeconds(1));
+    TestCluster cluster = steady(mode, cut, List.of("cm-b", "cm-c"), 0, 3);
     cut[0] = true;
     deleteEveryLease(cluster);
     LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
@@ -119,14 +121,8 @@ class MixedLeaseDurationsTest {
       ShardRenewal mode) throws Exception {
     // The joiner never lists cm-a's member lease, so it cannot know to wait 60 s (fault simulation,
     // each mode, seed 762 with -Dconvoy.sim.leaseDurations=true); cm-a has listed cm-b's 30 s.
-    TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
     boolean[] cut = {false};
-    TestCluster.Replica a = cutOffLongHolder(cluster, mode, cut);
-    cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO, in(mode, SHORT)));
-    cluster.run(Duration.ofMinutes(3));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
-
-    cluster.run(RENEW.minusSeconds(1));
+    TestCluster cluster = steady(mode, cut, List.of("cm-b"), 0, 2);
     cut[0] = true;
     cluster.crash("cm-b");
     deleteEveryLease(cluster);
