@@ -88,6 +88,7 @@ final class SimReplica {
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
+    store.incarnation = coordinator.incarnation();
     store.scheduler = scheduler;
   }
 

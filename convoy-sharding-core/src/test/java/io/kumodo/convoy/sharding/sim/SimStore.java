@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.LeaseStore;
@@ -41,10 +42,13 @@ final class SimStore implements FaultyLeaseStore.Fault {
   long errorsUntil;
   /**
    * Per shard, the highest fencing token this process was shown in a listing ({@link
-   * SimChecker#token}); kept only when {@link #tracksTokens} (the restores are on).
+   * SimChecker#token}) of a lease another process wrote (a listing right after its own take shows
+   * its own token); kept only when {@link #tracksTokens} (the restores are on).
    */
   private final Map<Integer, Long> highestListed = new HashMap<>();
   boolean tracksTokens;
+  /** The incarnation of the process (set once its coordinator is built): leases it wrote itself are not counted. */
+  String incarnation = "";
   /** Watch events not yet delivered because of a GC pause, oldest first. */
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   private boolean flushScheduled;
@@ -80,7 +84,8 @@ final class SimStore implements FaultyLeaseStore.Fault {
   public List<Lease> listed(List<Lease> leases) {
     if (tracksTokens) {
       for (Lease lease : leases) {
-        if (lease.key().role() == LeaseRole.SHARD) {
+        if (lease.key().role() == LeaseRole.SHARD
+            && !incarnation.equals(lease.annotations().get(LeaseAnnotations.INCARNATION))) {
           highestListed.merge(lease.key().shard(), SimChecker.token(lease), Math::max);
         }
       }
@@ -88,7 +93,7 @@ final class SimStore implements FaultyLeaseStore.Fault {
     return leases;
   }
 
-  /** The highest fencing token of {@code shard}'s lease this process was shown in a listing, or -1. */
+  /** The highest fencing token of {@code shard}'s lease, written by another process, this process was shown in a listing, or -1. */
   long highestListed(int shard) {
     return highestListed.getOrDefault(shard, -1L);
   }
