@@ -378,7 +378,10 @@ final class ShardWrites {
       // the shard. Said as it was: a release now, an acquisition when the owned set is published.
       notice.lapsed(node.shard);
     }
-    long until = Math.min(sent, members.lastMemberRenew()) + ShardListing.window(s, members.observed());
+    long renewed = members.lastMemberRenew();
+    // Before any member renewal succeeded nothing is owned: the deadline is already past (counted
+    // from Long.MIN_VALUE, "never", it would wrap and read as far ahead: NoMemberRenewalYetTest).
+    long until = renewed == Long.MIN_VALUE ? sent : Math.min(sent, renewed) + ShardListing.window(s, members.observed());
     if (!ownership.extend(node.shard, until, FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
           s.component(), s.replicaId(), node.shard);
