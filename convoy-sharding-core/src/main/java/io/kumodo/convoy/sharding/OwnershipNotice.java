@@ -66,6 +66,8 @@ final class OwnershipNotice {
       if (node.waiting(time)) {
         it.remove(); // held, not owned yet: the create wait
         expiresAt.accept(node.ownableFrom());
+      } else if (node.created() && !node.mayOwnCreated()) {
+        it.remove(); // created for another replica, or while the shard counts disagreed
       } else {
         node.owned();
       }

@@ -56,6 +56,8 @@ final class ShardNode {
   private long releaseStarted = NONE;
   /** Wanted and not held: since when (ticker reading); else NONE. Kept while RELEASING. */
   private long wantedSince = NONE;
+  /** Whether the last tick that could list wanted it (see {@link #mayOwnCreated()}). */
+  private boolean wanted;
   /** A take answered with an error (it may have taken effect): the transitions it would have written; else NONE. */
   private long uncertainTake = NONE;
   /** Ticker reading at which the last write of this shard's lease was sent, or NONE. */
@@ -144,6 +146,7 @@ final class ShardNode {
 
   /** Step 4 for this shard: wanted or not at {@code now}. A held shard has no wanted-since. */
   void want(boolean wanted, long now) {
+    this.wanted = wanted;
     if (!wanted || phase == Phase.HELD) {
       wantedSince = NONE;
     } else if (wantedSince == NONE) {
@@ -278,6 +281,17 @@ final class ShardNode {
   /** True while its lease is the one this replica created and has not owned yet. */
   boolean created() {
     return ownableFrom != NONE;
+  }
+
+  /**
+   * True when its lease, created by this replica and out of its create wait, may be owned: the
+   * last tick that could list wanted it. A missing lease is created whether it is wanted or not
+   * (so that its wait runs meanwhile), and only a listing says whether it may be owned (the shard
+   * counts agree, the assignment gives it to this replica); a tick that cannot list keeps what is
+   * owned but starts owning nothing (ListingFailsDuringShardCountChangeTest).
+   */
+  boolean mayOwnCreated() {
+    return wanted;
   }
 
   /** It is owned: its create wait is over and no longer matters. */
