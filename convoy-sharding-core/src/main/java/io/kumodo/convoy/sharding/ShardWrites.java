@@ -117,12 +117,8 @@ final class ShardWrites {
   /** {@code listed} taken by this replica: the next fencing token, without a free mark. */
   private Lease takenBy(Lease listed, Instant wall) {
     Lease taken = FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration());
-    if (!taken.annotations().containsKey(LeaseAnnotations.FREED_BY)) {
-      return taken;
-    }
     Map<String, String> annotations = new HashMap<>(taken.annotations());
-    annotations.remove(LeaseAnnotations.FREED_BY);
-    return taken.withAnnotations(annotations);
+    return annotations.remove(LeaseAnnotations.FREED_BY) == null ? taken : taken.withAnnotations(annotations);
   }
 
   private Write start(Purpose purpose, Operation operation, ShardNode node, Lease base, Lease request,
@@ -368,19 +364,17 @@ final class ShardWrites {
   /**
    * HELD as {@code written}, owned until its fencing deadline: no longer than the member lease
    * that publishes our shard count could look live to a peer (a peer that marks it released after
-   * a lease duration unchanged may own right after).
+   * a lease duration unchanged may own right after), so not at all before a member renewal succeeded
+   * (Long.MIN_VALUE, "never", plus L - m would wrap and read as far ahead: NoMemberRenewalYetTest).
    */
   private void hold(ShardNode node, Lease written, long sent) {
     node.wrote(FencingTokens.of(written));
     if (node.is(ShardNode.Phase.HELD) && s.ticker().read() - ownership.deadline(node.shard) >= 0) {
-      // This renewal landed after the fencing deadline of the one before (a stalled API server,
-      // a starved tick thread): owns() was false meanwhile, and callers may have dropped work of
-      // the shard. Said as it was: a release now, an acquisition when the owned set is published.
+      // This renewal landed after the fencing deadline of the one before (a stalled API server, a starved
+      // tick thread): owns() was false meanwhile, so callers may have dropped work of the shard: a release now.
       notice.lapsed(node.shard);
     }
     long renewed = members.lastMemberRenew();
-    // Before any member renewal succeeded nothing is owned: the deadline is already past (counted
-    // from Long.MIN_VALUE, "never", it would wrap and read as far ahead: NoMemberRenewalYetTest).
     long until = renewed == Long.MIN_VALUE ? sent : Math.min(sent, renewed) + ShardListing.window(s, members.observed());
     if (!ownership.extend(node.shard, until, FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
