@@ -133,10 +133,7 @@ final class ShardListing {
             + "written back below", s.component(), s.replicaId(), lease.key().shard(), highest);
         StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
       } catch (LeaseStoreException | RuntimeException | Error e) {
-        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, e instanceof LeaseConflictException
-            ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
-        log.debug("{}/{}: raising the fencing token of shard lease {} failed: {}", s.component(), s.replicaId(),
-            lease.key(), e.toString());
+        failed(Operation.RENEW, "raising the fencing token of", lease, e);
       }
     }
   }
@@ -152,13 +149,17 @@ final class ShardListing {
               lease.key().shard(), s.shardCount());
           StoreCalls.report(s, LeaseRole.SHARD, Operation.DELETE, CoordinatorEvents.Outcome.OK);
         } catch (LeaseStoreException | RuntimeException | Error e) {
-          StoreCalls.report(s, LeaseRole.SHARD, Operation.DELETE, e instanceof LeaseConflictException
-              ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
-          log.debug("{}/{}: delete of out-of-range shard lease {} failed: {}", s.component(), s.replicaId(),
-              lease.key(), e.toString());
+          failed(Operation.DELETE, "the delete of out-of-range", lease, e);
         }
       }
     }
+  }
+
+  /** A write of {@code lease} for {@code what} failed (a conflict: changed meanwhile); looked at again next tick. */
+  private void failed(Operation operation, String what, Lease lease, Throwable e) {
+    StoreCalls.report(s, LeaseRole.SHARD, operation, e instanceof LeaseConflictException
+        ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
+    log.debug("{}/{}: {} shard lease {} failed: {}", s.component(), s.replicaId(), what, lease.key(), e.toString());
   }
 
   /** How long a shard lease must go unchanged before it may be taken (or deleted). */

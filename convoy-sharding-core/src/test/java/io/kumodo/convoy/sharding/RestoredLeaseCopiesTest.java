@@ -81,12 +81,8 @@ class RestoredLeaseCopiesTest {
   @Test
   void aRestoredCopyOfAPeersMarkDoesNotLetPeersTakeTheShardsTheMarkedIncarnationTookAfterTheMark() {
     BitSet[] bWants = {null};
-    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
-        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
-    Processes.Process a = cluster.start("cm-a", "a");
-    cluster.start("cm-b", "b");
-    cluster.run(Duration.ofSeconds(40));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    Processes cluster = cmAAndB(bWants, "a"); // 40 s in: cm-a owns 0 and 2
+    Processes.Process a = cluster.all.get(0);
     a.pause(Duration.ofSeconds(60)); // cut off: cm-b marks its member Lease released and takes its shards
     cluster.run(Duration.ofSeconds(50));
     Lease marked = cluster.store.get(MEMBER_A); // kubectl get -o yaml > saved.yaml
@@ -113,12 +109,8 @@ class RestoredLeaseCopiesTest {
   @Test
   void aRestoredCopyOfAnEndedIncarnationDoesNotLetPeersTakeTheShardsThatIncarnationTookAfterwards() {
     BitSet[] bWants = {null};
-    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
-        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
-    Processes.Process old = cluster.start("cm-a", "old");
-    cluster.start("cm-b", "b");
-    cluster.run(Duration.ofSeconds(40));
-    assertThat(old.coordinator.ownedShards()).containsExactly(0, 2);
+    Processes cluster = cmAAndB(bWants, "old"); // 40 s in: cm-a owns 0 and 2
+    Processes.Process old = cluster.all.get(0);
     old.pause(Duration.ofSeconds(120)); // resumes at 160 s
     cluster.run(Duration.ofSeconds(1));
     Processes.Process restarted = cluster.start("cm-a", "restarted"); // takes the member Lease over after L
@@ -151,12 +143,8 @@ class RestoredLeaseCopiesTest {
   @Test
   void aRestoredCopyOfAReleaseAtCloseListingItsShardLeasesGivesNoShardTwoOwners() {
     BitSet[] bWants = {null};
-    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
-        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
-    Processes.Process first = cluster.start("cm-a", "first");
-    cluster.start("cm-b", "b");
-    cluster.run(Duration.ofSeconds(40));
-    assertThat(first.coordinator.ownedShards()).containsExactly(0, 2);
+    Processes cluster = cmAAndB(bWants, "first"); // 40 s in: cm-a owns 0 and 2
+    Processes.Process first = cluster.all.get(0);
     first.coordinator.close();
     Lease released = cluster.store.get(MEMBER_A); // kubectl get -o yaml > saved.yaml
     assertThat(released.annotations()).containsKey(LeaseAnnotations.RELEASED_SHARDS);
@@ -182,12 +170,8 @@ class RestoredLeaseCopiesTest {
   @Test
   void aRestoredCopyOfAHeldShardLeaseFromAnEarlierChainIsWrittenBackSoAnOlderMarkDoesNotEndIt() {
     BitSet[] bWants = {new BitSet()};
-    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
-        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
-    Processes.Process a = cluster.start("cm-a", "a");
-    cluster.start("cm-b", "b");
-    cluster.run(Duration.ofSeconds(40));
-    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    Processes cluster = cmAAndB(bWants, "a"); // 40 s in: cm-a owns 0 and 2
+    Processes.Process a = cluster.all.get(0);
     LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
     Lease firstChain = cluster.store.get(shard0); // kubectl get -o yaml > shard.yaml
     a.pause(Duration.ofSeconds(60)); // cm-b marks its member Lease released; it wants none of its shards
@@ -238,6 +222,20 @@ class RestoredLeaseCopiesTest {
     assertThat(cluster.violations).isEmpty();
     assertThat(a.coordinator.owns(1)).isTrue();
     assertThat(a.coordinator.fencingToken(1)).isGreaterThan(bToken);
+  }
+
+  /**
+   * Processes cm-a (named {@code name}) and cm-b in member renewal over four shards, cm-b wanting
+   * {@code bWants[0]} unless it is null, run for 40 s: cm-a owns shards 0 and 2.
+   */
+  private static Processes cmAAndB(BitSet[] bWants, String name) {
+    Processes cluster = new Processes(4, TestCluster.installed("convoy-cm", 4),
+        b -> b.shardRenewal(ShardRenewal.MEMBER).assignment(wants("cm-b", bWants)));
+    Processes.Process a = cluster.start("cm-a", name);
+    cluster.start("cm-b", "b");
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
+    return cluster;
   }
 
   /** The modulo assignment, except that replica {@code id} wants {@code wanted[0]} unless it is null. */
