@@ -180,7 +180,7 @@ final class ShardListing {
   /**
    * The wait for a holder this replica cannot name (a missing lease's last holder, an earlier
    * holder of a lease created again after a delete): its lease duration, or the longest one the
-   * member leases of its listings declare or declared less than that duration ago, if longer. A
+   * member leases of its listings declare ({@link Observations#longestDeclared}), if longer. A
    * rolling update of {@code --lease-duration} runs holders that own until their own L - m after
    * their last renewal beside replicas with a shorter L.
    */

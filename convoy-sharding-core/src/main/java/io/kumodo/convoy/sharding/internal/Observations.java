@@ -26,7 +26,7 @@ import java.util.Set;
  * membership alone, which decides what a replica wants but never lets it take a lease, the tick
  * also consults the wall clock about a first-seen record; see {@code MemberLeases}.)
  *
- * <p>It also keeps the longest and the shortest lease duration that the member leases of the
+ * <p>It also keeps the longest and the shortest lease duration that the live member leases of the
  * listings declare ({@link #longestDeclared()}, {@link #shortestDeclared()}): what a wait for a
  * holder it cannot name (a missing lease's, see {@code ShardNode}) must last, and how long its own
  * ownership may outlast its last renewal, while replicas with another {@code --lease-duration} run.
@@ -34,11 +34,15 @@ import java.util.Set;
 public final class Observations {
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
   /**
-   * Each duration (nanoseconds, at most {@link DurationLimits#MAX_DURATION}) a held lease of the
-   * listings declared, with the ticker reading until which it is kept: {@link Long#MAX_VALUE}
-   * while a listing shows it, else that duration after the first listing that did not.
+   * The member leases of the last listing held by their replica and not unchanged for the duration
+   * they declare (nanoseconds, at most {@link DurationLimits#MAX_DURATION}), with whether they
+   * were seen to change (renewing).
    */
-  private final Map<Long, Long> declared = new HashMap<>();
+  private Map<LeaseKey, Member> members = new HashMap<>();
+  /** Durations of renewing member leases deleted since, each with the reading until which it counts. */
+  private final Map<Long, Long> deleted = new HashMap<>();
+  private long longest;
+  private long shortest;
   /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
   private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
   /** The last record the watch delivered of each lease: any thread writes. */
@@ -79,48 +83,55 @@ public final class Observations {
   }
 
   /**
-   * The longest lease duration, in nanoseconds, that a member lease of the listings held by its
-   * replica declares, or declared until less than that duration ago; 0 when none. A replica's
-   * member lease declares its {@code --lease-duration} (only it writes that field; a shard lease's
-   * may be an operator's edit), and it owns shards until that duration less the margin after its
-   * last renewal, which came before the first listing that no longer showed the lease held
-   * (deleted, released or marked since). Capped at {@link DurationLimits#MAX_DURATION}.
+   * The longest lease duration, in nanoseconds, that a member lease of the last listing held by its
+   * replica declares and has not gone unchanged for, or that a member lease seen renewing declared
+   * when it was deleted less than that duration ago; 0 when none. A replica's member lease declares
+   * its {@code --lease-duration} (only it writes that field; a shard lease's may be an operator's
+   * edit), and it owns shards until that duration less the margin after its last renewal, which
+   * came before the listing that showed the lease deleted. A lease unchanged for its duration (a
+   * replica that stopped renewing, or a stranger's lease) no longer counts: whoever wrote it owns
+   * nothing by it. Capped at {@link DurationLimits#MAX_DURATION}.
    */
   public long longestDeclared() {
-    long longest = 0;
-    for (long d : declared.keySet()) {
-      longest = Math.max(longest, d);
-    }
     return longest;
   }
 
   /**
-   * The shortest lease duration, in nanoseconds, that a member lease of the listings held by its
-   * replica declares, or declared until less than that duration ago; 0 when none (kept as {@link
-   * #longestDeclared} is).
+   * The shortest lease duration, in nanoseconds, that a member lease of the last listing held by
+   * its replica declares and has not gone unchanged for; 0 when none. A stranger's lease, or an
+   * operator's edit, declaring a short one counts for that long only.
    */
   public long shortestDeclared() {
-    long shortest = 0;
-    for (long d : declared.keySet()) {
-      shortest = shortest == 0 ? d : Math.min(shortest, d);
-    }
     return shortest;
   }
 
   private void noteDurations(List<Lease> listed, long now) {
-    Set<Long> shown = new HashSet<>();
+    Map<LeaseKey, Member> live = new HashMap<>();
+    Set<LeaseKey> present = new HashSet<>();
+    longest = 0;
+    shortest = 0;
     for (Lease lease : listed) {
+      present.add(lease.key());
       boolean held = lease.key().role() == LeaseRole.MEMBER && !lease.isFree()
           && lease.holder().equals(lease.key().replicaId());
       if (held && lease.duration() != null && lease.duration().compareTo(Duration.ZERO) > 0) {
-        shown.add(Math.min(lease.duration().toNanos(), DurationLimits.MAX_DURATION.toNanos()));
+        long d = Math.min(lease.duration().toNanos(), DurationLimits.MAX_DURATION.toNanos());
+        if (age(lease, now) < d) {
+          live.put(lease.key(), new Member(d, !firstVersion(lease)));
+          longest = Math.max(longest, d);
+          shortest = shortest == 0 ? d : Math.min(shortest, d);
+        }
       }
     }
-    declared.entrySet().removeIf(e -> !shown.contains(e.getKey()) && e.getValue() != Long.MAX_VALUE
-        && now - e.getValue() >= 0);
-    declared.replaceAll((d, until) -> shown.contains(d) ? Long.MAX_VALUE : until == Long.MAX_VALUE ? now + d : until);
-    for (long d : shown) {
-      declared.put(d, Long.MAX_VALUE);
+    members.forEach((key, m) -> {
+      if (!present.contains(key) && m.renewing) {
+        deleted.merge(m.duration, now + m.duration, Math::max); // its holder may still own until then
+      }
+    });
+    members = live;
+    deleted.entrySet().removeIf(e -> now - e.getValue() >= 0);
+    for (long d : deleted.keySet()) {
+      longest = Math.max(longest, d);
     }
   }
 
@@ -174,4 +185,6 @@ public final class Observations {
   }
 
   private record Seen(String fingerprint, long since, boolean first) {}
+
+  private record Member(long duration, boolean renewing) {}
 }
