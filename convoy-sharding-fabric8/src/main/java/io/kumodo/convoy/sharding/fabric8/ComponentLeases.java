@@ -122,9 +122,8 @@ final class ComponentLeases implements AutoCloseable {
   }
 
   /**
-   * The well-formed leases in the cache now, copied under the cache's lock (see {@link #copy});
-   * call once synced. For a reader that may see a relist half applied (the directory).
-   */
+   * The well-formed leases in the cache now, copied under its lock ({@link #copy}); call once synced.
+   * For a reader that may see a relist half applied (the directory). */
   List<Lease> snapshot() {
     return decodeAll(copy());
   }
@@ -144,8 +143,7 @@ final class ComponentLeases implements AutoCloseable {
   private List<GenericKubernetesResource> wholeState() {
     long start = System.nanoTime();
     while (true) {
-      // The resourceVersion is read before the copy: read after it, a relist that ended in between
-      // would vouch for a copy taken while it was half applied.
+      // Read before the copy: read after, a relist ending in between vouches for a half-applied copy.
       long synced = number(informer.lastSyncResourceVersion());
       List<GenericKubernetesResource> objects = copy();
       if (!newerThan(objects, synced)) {
