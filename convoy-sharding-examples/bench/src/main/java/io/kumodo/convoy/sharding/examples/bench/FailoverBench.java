@@ -5,8 +5,6 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.ShardRenewal;
-import io.kumodo.convoy.sharding.internal.OptionLimits;
 import io.kumodo.convoy.sharding.examples.cli.Flags;
 import io.kumodo.convoy.sharding.examples.cli.LoadAverage;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
@@ -32,8 +30,7 @@ import java.util.Map;
  * kube-apiserver in the same run, each replica with its own client. Measures, over {@code --runs} runs each: (a) a graceful stop, from
  * {@code close()} to the stopped replica's shards owned by their new owners; (c) a join, from the
  * new replica's first tick to owning its share; (b) a crash, from the crashed replica's last lease
- * write (in member renewal: of its member lease, which keeps its shards alive; and from the
- * crash) to its shards owned again; and the API requests per replica per renew interval in the
+ * write (and from the crash) to its shards owned again; and the API requests per replica per renew interval in the
  * steady state against the minimum (one write per held lease, no read). With
  * {@code --real-api-server}, a last table puts the servers side by side, each handover also as a multiple of
  * one CAS lease write on its own server.
@@ -48,9 +45,7 @@ public final class FailoverBench {
   static final Flags FLAGS = BenchCommand.fleetFlags("FailoverBench", 20, "30s", "10s")
       .value("crash-lease", "D", "lease duration of the crash; --lease is the graceful stop's and the join's "
           + "(default 3s)")
-      .value("crash-renew", "D", "renew interval of the crash (default 1s)")
-      .value("shard-renewal", "MODE", "each or member (default each), as the replica's flag: member renews only the "
-          + "member leases, a shard lease is written when its owner changes");
+      .value("crash-renew", "D", "renew interval of the crash (default 1s)");
 
   private FailoverBench() {}
 
@@ -92,19 +87,13 @@ public final class FailoverBench {
 
   /** The scenarios' settings, from the flags. */
   private record Settings(int runs, int shards, int replicas, Duration lease, Duration renew, Duration crashLease,
-      Duration crashRenew, Assignment assignment, ShardRenewal renewal) {
+      Duration crashRenew, Assignment assignment) {
     static Settings of(ParsedFlags args) throws UsageException {
       int max = BenchCommand.MAX;
-      ShardRenewal renewal;
-      try {
-        renewal = OptionLimits.shardRenewal("--shard-renewal", args.value("shard-renewal", "each"));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(e.getMessage());
-      }
       return new Settings(args.intValue("runs", 20, 1, max), args.intValue("shards", 32, 1, max),
           args.intValue("replicas", 3, 1, max), args.duration("lease", "30s"), args.duration("renew", "10s"),
           args.duration("crash-lease", "3s"), args.duration("crash-renew", "1s"),
-          Assignment.named(args.value("assignment", "modulo")), renewal);
+          Assignment.named(args.value("assignment", "modulo")));
     }
   }
 
@@ -137,9 +126,6 @@ public final class FailoverBench {
     Assignment assignment = settings.assignment();
     System.out.printf("%nfailover on the %s API server: %d replicas, %d shards, %s, %d runs%n", name, replicas,
         shards, assignment.name(), runs);
-    if (settings.renewal() != ShardRenewal.EACH) { // one extra line; each mode's output as before
-      System.out.println("shard renewal: " + settings.renewal().name().toLowerCase(Locale.ROOT));
-    }
     try (BenchServer api = BenchServer.start(name)) {
       double writeSeconds;
       try (var client = api.client()) {
@@ -152,15 +138,14 @@ public final class FailoverBench {
             + cpu.perRun(202));
       }
       takesAlone(api, shards, replicas, writeSeconds);
-      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment,
-          settings.renewal())) {
+      try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment)) {
         handovers.startFleet(fleet, replicas);
         System.out.println();
         System.out.println(handovers.steadyRequests(fleet, 3).markdown());
         handovers.stopsAndJoins(fleet, runs);
       }
       try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, settings.crashLease(), settings.crashRenew(),
-          assignment, settings.renewal())) {
+          assignment)) {
         handovers.startFleet(fleet, replicas);
         handovers.crashes(fleet, runs);
       }

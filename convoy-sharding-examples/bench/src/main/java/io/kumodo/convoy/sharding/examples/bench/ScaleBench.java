@@ -7,10 +7,8 @@ package io.kumodo.convoy.sharding.examples.bench;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.examples.cli.Flags;
 import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.cli.UsageException;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
 import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
-import io.kumodo.convoy.sharding.examples.bench.sim.Renewal;
 import io.kumodo.convoy.sharding.examples.bench.sim.RollingPicture;
 import io.kumodo.convoy.sharding.examples.bench.sim.ScaleRow;
 import io.kumodo.convoy.sharding.examples.bench.sim.ScaleRun;
@@ -19,18 +17,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
- * The scale simulator as one command: the R x S grid per assignment and shard-renewal mode
- * (cold-start convergence, steady-state lease writes against the minimum R per renew interval,
- * CPU per tick, heap per coordinator, shards moved and time to converge after a join, a graceful
- * leave, a crash and a rolling update), the modes side by side, the join/leave move study over
- * random member sets, and the SVG timeline of a rolling update. Writes {@code scale.csv},
- * {@code modes.csv}, {@code moves.csv} and {@code rolling-update.svg} to {@code --out}.
+ * The scale simulator as one command: the R x S grid per assignment (cold-start convergence,
+ * steady-state lease writes against the minimum R per renew interval, CPU per tick, heap per
+ * coordinator, shards moved and time to converge after a join, a graceful leave, a crash and a
+ * rolling update), the join/leave move study over random member sets, and the SVG timeline of a
+ * rolling update. Writes {@code scale.csv}, {@code moves.csv} and {@code rolling-update.svg} to
+ * {@code --out}.
  *
  * <pre>java -cp convoy-sharding-examples/bench/target/convoy-bench.jar io.kumodo.convoy.sharding.examples.bench.ScaleBench</pre>
  */
@@ -39,7 +35,6 @@ public final class ScaleBench {
       .value("replicas", "N,N", "replica counts R of the grid (default 3,10,30,100,300,1000)")
       .value("shards", "N,N", "shard counts S of the grid (default 32,256,1024,4096)")
       .value("strategies", "NAME,NAME", "assignments (default modulo,balanced)")
-      .value("modes", "NAME,NAME", "shard-renewal modes, side by side (default each,member)")
       .value("rolling-max", "N", "the most replicas a rolling update runs on (default 30)")
       .value("budget", "N", "seconds of wall time per cell; 0: no limit (default 30)")
       .value("lease", "D", "lease duration (default 30s)")
@@ -49,7 +44,7 @@ public final class ScaleBench {
       .value("study-shards", "N,N", "shard counts of the move study (default 32,128,256,1024)")
       .value("study-replicas", "MIN,MAX", "replica range of the move study (default 2,30)")
       .value("seed", "N", "seed of the random choices (default 1)")
-      .value("out", "DIR", "where scale.csv, modes.csv, moves.csv and rolling-update.svg go (default "
+      .value("out", "DIR", "where scale.csv, moves.csv and rolling-update.svg go (default "
           + "convoy-sharding-examples/bench/target, else target)");
 
   private ScaleBench() {}
@@ -68,12 +63,6 @@ public final class ScaleBench {
     List<Integer> replicas = args.intList("replicas", "3,10,30,100,300,1000", 1, max);
     List<Integer> shards = args.intList("shards", "32,256,1024,4096", 1, max);
     List<String> strategies = args.list("strategies", "modulo,balanced");
-    List<String> modes = args.list("modes", String.join(",", Renewal.available()));
-    for (String mode : modes) {
-      if (!Renewal.available().contains(mode)) {
-        throw new UsageException("--modes: no shard-renewal mode " + mode + "; allowed: " + Renewal.available());
-      }
-    }
     int rollingMax = args.intValue("rolling-max", 30, 0, max);
     int budget = args.intValue("budget", 30, 0, max);
     Duration lease = args.duration("lease", "30s");
@@ -84,51 +73,38 @@ public final class ScaleBench {
         ? "convoy-sharding-examples/bench/target" : "target"));
     long start = System.nanoTime();
 
-    System.out.printf("scale grid: modes %s, lease %s, renew %s, %d objects per shard, budget %d s per cell, %d cores%n",
-        modes, lease, renew, objects, budget, Runtime.getRuntime().availableProcessors());
+    System.out.printf("scale grid: lease %s, renew %s, %d objects per shard, budget %d s per cell, %d cores%n",
+        lease, renew, objects, budget, Runtime.getRuntime().availableProcessors());
     for (String name : strategies) { // warm up the JIT so that the first cells' CPU and heap are not skewed
-      for (String mode : modes) {
-        new ScaleRun(Assignment.named(name), mode, 10, 256, lease, renew, objects, true, 0, seed).run();
-      }
+      new ScaleRun(Assignment.named(name), 10, 256, lease, renew, objects, true, 0, seed).run();
     }
     Table grid = gridTable();
-    Map<String, ScaleRow> cells = new LinkedHashMap<>(); // "strategy R S mode" -> row
     for (String name : strategies) {
       Assignment assignment = Assignment.named(name);
-      Map<String, List<int[]>> overBudget = new LinkedHashMap<>();
+      List<int[]> over = new ArrayList<>();
       for (int s : shards) {
         for (int r : replicas) {
-          for (String mode : modes) {
-            List<int[]> over = overBudget.computeIfAbsent(mode, m -> new ArrayList<>());
-            ScaleRow row;
-            if (over.stream().anyMatch(c -> r >= c[0] && s >= c[1])) {
-              double nan = Double.NaN;
-              row = new ScaleRow(name, mode, r, s, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
-                  nan, null, null, null, null, 0, "skipped: a smaller cell exceeded the budget");
-            } else {
-              // The same seed in both modes: the same pod names, the same leaver and crash victim.
-              row = new ScaleRun(assignment, mode, r, s, lease, renew, objects, r <= rollingMax, budget,
-                  seed + 31L * r + s).run();
-              System.out.println(Table.format(row.wallSeconds()) + " s: " + name + " " + mode + " R=" + r + " S=" + s
-                  + (row.note().isEmpty() ? "" : " (" + row.note() + ")"));
-              if (!row.note().isEmpty()) {
-                over.add(new int[] {r, s});
-              }
+          ScaleRow row;
+          if (over.stream().anyMatch(c -> r >= c[0] && s >= c[1])) {
+            double nan = Double.NaN;
+            row = new ScaleRow(name, r, s, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
+                nan, null, null, null, null, 0, "skipped: a smaller cell exceeded the budget");
+          } else {
+            row = new ScaleRun(assignment, r, s, lease, renew, objects, r <= rollingMax, budget,
+                seed + 31L * r + s).run();
+            System.out.println(Table.format(row.wallSeconds()) + " s: " + name + " R=" + r + " S=" + s
+                + (row.note().isEmpty() ? "" : " (" + row.note() + ")"));
+            if (!row.note().isEmpty()) {
+              over.add(new int[] {r, s});
             }
-            addRow(grid, row);
-            cells.put(name + " " + r + " " + s + " " + mode, row);
           }
+          addRow(grid, row);
         }
       }
     }
     System.out.println();
     System.out.println(grid.markdown());
     grid.writeCsv(out.resolve("scale.csv"));
-    Table sideBySide = ModesSideBySide.table(cells, strategies, shards, replicas, modes);
-    System.out.println("the shard-renewal modes side by side (writes per renew interval, ratio to R; seconds to"
-        + " converge after one graceful leave, one crash, one join):");
-    System.out.println(sideBySide.markdown());
-    sideBySide.writeCsv(out.resolve("modes.csv"));
 
     Table study = moveStudy(strategies, args.intList("study-shards", "32,128,256,1024", 1, max),
         args.intList("study-replicas", "2,30", 1, max), args.intValue("sets", 10, 1, max), new Random(seed));
@@ -139,12 +115,12 @@ public final class ScaleBench {
       panels.add(RollingPicture.run(Assignment.named(name), 4, 32, lease, renew, seed));
     }
     Files.writeString(out.resolve("rolling-update.svg"), SvgTimeline.render(panels));
-    System.out.printf("%nwrote %s, %s, %s, %s in %.0f s%n", out.resolve("scale.csv"), out.resolve("modes.csv"),
-        out.resolve("moves.csv"), out.resolve("rolling-update.svg"), (System.nanoTime() - start) / 1e9);
+    System.out.printf("%nwrote %s, %s, %s in %.0f s%n", out.resolve("scale.csv"), out.resolve("moves.csv"),
+        out.resolve("rolling-update.svg"), (System.nanoTime() - start) / 1e9);
   }
 
   private static Table gridTable() {
-    return new Table("strategy", "renewal", "R", "S", "converge s", "ticks/replica", "cold CPU us/tick", "writes/s",
+    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "cold CPU us/tick", "writes/s",
         "writes/interval", "min writes/s (R)", "x min", "CPU us/tick", "list us/tick", "heap KB/coordinator",
         "join moved", "join min", "join x min", "join objects", "join s", "leave moved", "leave min", "leave x min",
         "leave objects", "leave s", "crash moved", "crash s", "rolling moved", "rolling x S", "rolling objects",
@@ -156,7 +132,7 @@ public final class ScaleBench {
     Change l = r.leave();
     Change c = r.crash();
     Change u = r.rolling();
-    t.add(r.strategy(), r.renewal(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(),
+    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(),
         r.coldCpuMicrosPerTick(), r.writesPerSecond(), r.writesPerInterval(),
         r.minWritesPerSecond(), r.writeRatio(), r.cpuMicrosPerTick(), r.listMicrosPerTick(),
         r.heapKbPerCoordinator(), j == null ? null : j.moved(), j == null ? null : j.minimum(),

@@ -11,8 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The failover benchmark still runs end to end (with short leases and one run of each
@@ -21,16 +19,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class FailoverBenchIT {
 
-  @ParameterizedTest(name = "--shard-renewal {0}")
-  @ValueSource(strings = {"each", "member"})
-  void oneRunOfEachScenarioCompletesAndReportsEveryHandover(String renewal) throws Exception {
+  @Test
+  void oneRunOfEachScenarioCompletesAndReportsEveryHandover() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream was = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     Table table;
     try {
       table = FailoverBench.run(new String[] {"--runs", "1", "--shards", "8", "--lease", "2s", "--renew",
-          "500ms", "--crash-lease", "1s", "--crash-renew", "300ms", "--shard-renewal", renewal}).get("mock");
+          "500ms", "--crash-lease", "1s", "--crash-renew", "300ms"}).get("mock");
     } finally {
       System.setOut(was);
       was.print(out.toString(StandardCharsets.UTF_8));
@@ -55,29 +52,5 @@ class FailoverBenchIT {
       assertThat(row.get(2)).as("runs of %s", row.get(0)).isEqualTo("1");
       assertThat(Double.parseDouble(row.get(3))).as("median of %s", row.get(0)).isPositive();
     }
-  }
-
-  @Test
-  void anUnknownShardRenewalModeIsOneUsageLineNamingTheAllowedModes() throws Exception {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream was = System.err;
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = BenchCommand.main("FailoverBench", FailoverBench.FLAGS, new String[] {"--shard-renewal", "shard"},
-          () -> FailoverBench.run(new String[] {"--shard-renewal", "shard"}));
-    } finally {
-      System.setErr(was);
-    }
-
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("FailoverBench: --shard-renewal must be each or "
-        + "member (the same on all replicas of a component, except during a rolling switch): \"shard\" (see: --help)"
-        + System.lineSeparator());
-  }
-
-  @Test
-  void theHelpNamesTheShardRenewalFlag() {
-    assertThat(FailoverBench.FLAGS.usage()).contains("--shard-renewal MODE").contains("each or member (default each)");
   }
 }

@@ -10,9 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
-import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 
 /**
@@ -25,7 +23,6 @@ public final class BenchReplica {
   public static final String NAMESPACE = "convoy-system";
 
   private final String id;
-  private final String component;
   private final KubernetesClient client;
   private final KubernetesLeaseStore store;
   private boolean released;
@@ -37,25 +34,23 @@ public final class BenchReplica {
   /** A replica of {@code component} on the API server at {@code url}, built but not primed. */
   public BenchReplica(String url, String component, String id, int shards, Duration lease, Duration renew,
       Assignment assignment, OwnerBoard board) {
-    this(mockConfig(url), component, id, shards, lease, renew, assignment, ShardRenewal.EACH, board);
+    this(mockConfig(url), component, id, shards, lease, renew, assignment, board);
   }
 
   /**
    * A replica of {@code component} whose client is built from a copy of {@code base} (a real API
-   * server's, with its certificate and credentials), keeping its shard leases alive by
-   * {@code renewal}, built but not primed.
+   * server's, with its certificate and credentials), built but not primed.
    */
   public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
-      Assignment assignment, ShardRenewal renewal, OwnerBoard board) {
+      Assignment assignment, OwnerBoard board) {
     this.id = id;
-    this.component = component;
     Config config = new ConfigBuilder(base).build();
     this.client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("bench-request-log", log)).build();
     this.store = new KubernetesLeaseStore(client, NAMESPACE);
     this.scheduler = new TickScheduler(id);
     this.coordinator = Coordinator.builder().component(component).replicaId(id).shardCount(shards)
-        .leaseDuration(lease).renewInterval(renew).assignment(assignment).shardRenewal(renewal).leaseStore(store)
+        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
         .scheduler(scheduler)
         .onChange(change -> board.apply(id, change)).build();
   }
@@ -117,15 +112,6 @@ public final class BenchReplica {
   /** This replica's requests. */
   public RequestLog log() {
     return log;
-  }
-
-  /**
-   * {@link System#nanoTime()} when the last write of the Lease that keeps this replica's shards
-   * alive was sent: any of its Leases in each renewal, its member Lease in member renewal.
-   */
-  public long lastKeepAliveSent() {
-    return coordinator.shardRenewal() == ShardRenewal.MEMBER
-        ? log.lastWriteSent(LeaseNames.memberName(component, id)) : log.lastLeaseWriteSent();
   }
 
   /** Ticks run by the scheduler (prime not included). */

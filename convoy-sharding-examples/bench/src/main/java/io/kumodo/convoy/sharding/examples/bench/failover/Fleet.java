@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 
 import io.fabric8.kubernetes.client.Config;
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +21,6 @@ public final class Fleet implements AutoCloseable {
   private final Duration lease;
   private final Duration renew;
   private final Assignment assignment;
-  private final ShardRenewal renewal;
   private final OwnerBoard board;
   private final List<BenchReplica> replicas = new ArrayList<>();
   private int nextId;
@@ -32,19 +30,9 @@ public final class Fleet implements AutoCloseable {
     this(BenchReplica.mockConfig(url), component, shards, lease, renew, assignment);
   }
 
-  /** An empty fleet whose replicas' clients are built from copies of {@code config}, in the default renewal mode. */
+  /** An empty fleet whose replicas' clients are built from copies of {@code config}. */
   public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
-    this(config, component, shards, lease, renew, assignment, ShardRenewal.EACH);
-  }
-
-  /**
-   * An empty fleet whose replicas' clients are built from copies of {@code config} and whose
-   * replicas keep their shard leases alive by {@code renewal}.
-   */
-  public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment,
-      ShardRenewal renewal) {
     this.config = config;
-    this.renewal = renewal;
     this.component = component;
     this.shards = shards;
     this.lease = lease;
@@ -56,7 +44,7 @@ public final class Fleet implements AutoCloseable {
   /** A new replica, built but not started. */
   public BenchReplica create() {
     BenchReplica r = new BenchReplica(config, component, String.format("replica-%03d", nextId++), shards, lease, renew,
-        assignment, renewal, board);
+        assignment, board);
     replicas.add(r);
     return r;
   }
@@ -209,11 +197,6 @@ public final class Fleet implements AutoCloseable {
   /** The renew interval. */
   public Duration renew() {
     return renew;
-  }
-
-  /** How the replicas keep their shard leases alive. */
-  public ShardRenewal renewal() {
-    return renewal;
   }
 
   /** S. */

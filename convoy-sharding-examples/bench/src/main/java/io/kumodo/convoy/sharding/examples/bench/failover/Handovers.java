@@ -4,7 +4,6 @@
  */
 package io.kumodo.convoy.sharding.examples.bench.failover;
 
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.bench.Table;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ public final class Handovers {
   /**
    * Counts each running replica's requests over {@code intervals} renew intervals of the steady
    * state (after one renew interval of settling): writes per renew interval against one per held
-   * lease (in member renewal: one, of the member lease), reads and watches opened. Prints the
+   * lease, reads and watches opened. Prints the
    * writes per lease of a replica above the minimum.
    */
   public Table steadyRequests(Fleet fleet, int intervals)
@@ -53,23 +52,21 @@ public final class Handovers {
     }
     Duration window = fleet.renew().multipliedBy(intervals);
     Thread.sleep(window.toMillis()); // the measurement window itself
-    boolean member = fleet.renewal() == ShardRenewal.MEMBER;
     var t = new Table("replica", "owned shards", "window s", "ticks",
         "writes", "reads", "watches opened", "writes per renew interval",
-        member ? "minimum (1: member lease)" : "minimum (1 + owned)", "x min");
+        "minimum (1 + owned)", "x min");
     for (int i = 0; i < running.size(); i++) {
       BenchReplica r = running.get(i);
       long[] now = r.log().counts();
       int owned = r.coordinator().ownedShards().size();
-      int minimum = member ? 1 : 1 + owned;
+      int minimum = 1 + owned;
       double perInterval = (now[0] - before[i][0]) / (double) intervals;
       java.util.Map<String, Long> writes = new java.util.TreeMap<>(r.log().writesByRequest());
       java.util.Map<String, Long> was = byRequest.get(i);
       writes.replaceAll((k, v) -> v - was.getOrDefault(k, 0L));
       writes.values().removeIf(v -> v == 0);
       if (perInterval > minimum) {
-        System.out.println(r.id() + (member ? " wrote more than its member lease per interval: "
-            : " wrote more than one write per held lease per interval: ") + writes);
+        System.out.println(r.id() + " wrote more than one write per held lease per interval: " + writes);
       }
       t.add(r.id(), owned, window.toMillis() / 1e3, r.ticks() - ticks[i], now[0] - before[i][0],
           now[1] - before[i][1], now[2] - before[i][2], perInterval, minimum, perInterval / minimum);
@@ -111,7 +108,7 @@ public final class Handovers {
 
   /** (b): crash the oldest replica at a random instant of its renew interval, then replace it; {@code runs} times. */
   public void crashes(Fleet fleet, int runs) throws InterruptedException {
-    Samples fromRenewal = new Samples();
+    Samples fromLastWrite = new Samples();
     Samples fromCrash = new Samples();
     Duration settle = fleet.lease().multipliedBy(4);
     double lease = fleet.lease().toNanos() / 1e9;
@@ -119,15 +116,15 @@ public final class Handovers {
       Thread.sleep((long) (random.nextDouble() * fleet.renew().toMillis())); // a random phase for the crash
       BenchReplica victim = fleet.running().get(0);
       Fleet.Handover crash = fleet.handOver(victim, victim::crash);
-      fromRenewal.add(crash.reowned() - victim.lastKeepAliveSent());
+      fromLastWrite.add(crash.reowned() - victim.log().lastLeaseWriteSent());
       fromCrash.add(crash.nanos());
       fleet.create().start();
       fleet.awaitConverged(settle);
       victim.release();
       System.out.printf(Locale.ROOT, "run %2d: crash, reowned %.3f s after its last lease write%n", run,
-          last(fromRenewal));
+          last(fromLastWrite));
     }
-    row("(b) crash: last lease write to shards reowned", fleet, fromRenewal, lease + 0.25, "<= lease + 0.25 s");
+    row("(b) crash: last lease write to shards reowned", fleet, fromLastWrite, lease + 0.25, "<= lease + 0.25 s");
     row("(b') crash: crash instant to shards reowned", fleet, fromCrash, lease + 0.25, "<= lease + 0.25 s");
   }
 

@@ -20,7 +20,6 @@ public final class RequestLog implements Interceptor {
   private final AtomicLong watches = new AtomicLong();
   private volatile long lastLeaseWriteSent = Long.MIN_VALUE;
   private final java.util.Map<String, AtomicLong> byRequest = new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.Map<String, Long> lastWriteSentByLease = new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
@@ -35,7 +34,6 @@ public final class RequestLog implements Interceptor {
           .incrementAndGet();
       if (uri.contains("/leases")) {
         lastLeaseWriteSent = System.nanoTime();
-        lastWriteSentByLease.put(path.substring(path.lastIndexOf('/') + 1), lastLeaseWriteSent);
       }
     }
   }
@@ -50,14 +48,6 @@ public final class RequestLog implements Interceptor {
     java.util.Map<String, Long> m = new java.util.TreeMap<>();
     byRequest.forEach((k, v) -> m.put(k, v.get()));
     return m;
-  }
-
-  /**
-   * {@link System#nanoTime()} when the last write of the Lease named {@code name} was sent, or
-   * {@link Long#MIN_VALUE}.
-   */
-  public long lastWriteSent(String name) {
-    return lastWriteSentByLease.getOrDefault(name, Long.MIN_VALUE);
   }
 
   /** {@link System#nanoTime()} when the last lease write was sent, or {@link Long#MIN_VALUE}. */

@@ -5,10 +5,9 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 /**
- * One cell of the scale grid: R replicas, S shards, one assignment, one shard-renewal mode.
+ * One cell of the scale grid: R replicas, S shards, one assignment.
  *
  * @param strategy {@code modulo} or {@code balanced}
- * @param renewal the shard-renewal mode, {@code each} or {@code member}
  * @param replicas R
  * @param shards S
  * @param convergeSeconds virtual seconds from a cold start (all replicas started at once) to
@@ -19,7 +18,7 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  * @param writesPerSecond lease writes per second in the steady state after convergence
  * @param writesPerInterval the same per renew interval
  * @param minWritesPerSecond R / renew interval: one member-lease write per replica per renew
- *     interval, the least any mode can write (each mode writes R + S)
+ *     interval (the replicas write R + S: each also writes every shard lease it holds)
  * @param cpuMicrosPerTick CPU time per tick per replica in the steady state, microseconds
  * @param listMicrosPerTick of which in {@code list} (the watch-cache copy)
  * @param heapKbPerCoordinator live heap after a full GC, less the heap before the cluster, per
@@ -34,7 +33,6 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  */
 public record ScaleRow(
     String strategy,
-    String renewal,
     int replicas,
     int shards,
     double convergeSeconds,
@@ -53,7 +51,7 @@ public record ScaleRow(
     double wallSeconds,
     String note) {
 
-  /** Steady-state lease writes as a multiple of the minimum R: 1.00 in member mode, (R + S) / R in each mode. */
+  /** Steady-state lease writes as a multiple of the minimum R: (R + S) / R when converged. */
   public double writeRatio() {
     return writesPerSecond / minWritesPerSecond;
   }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Runs one cell of the scale grid in one shard-renewal mode: a cold start of R replicas, a
+ * Runs one cell of the scale grid: a cold start of R replicas, a
  * steady-state window, then one join, one graceful leave, one crash and (optionally) a rolling
  * update, each from a converged state.
  */
@@ -24,7 +24,6 @@ public final class ScaleRun {
   private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
   private final Assignment assignment;
-  private final String renewal;
   private final int replicas;
   private final int shards;
   private final Duration lease;
@@ -34,21 +33,13 @@ public final class ScaleRun {
   private final long budgetSeconds;
   private final Random random;
 
-  /** A cell in {@code each} mode. */
-  public ScaleRun(Assignment assignment, int replicas, int shards, Duration lease, Duration renew,
-      int objectsPerShard, boolean rolling, long budgetSeconds, long seed) {
-    this(assignment, "each", replicas, shards, lease, renew, objectsPerShard, rolling, budgetSeconds, seed);
-  }
-
   /**
-   * A cell whose replicas run in shard-renewal mode {@code renewal} ({@link Renewal}).
-   * {@code objectsPerShard} prices a move; {@code rolling} adds the rolling update;
+   * A cell: {@code objectsPerShard} prices a move; {@code rolling} adds the rolling update;
    * {@code budgetSeconds} bounds the real time of the cell (0: unlimited).
    */
-  public ScaleRun(Assignment assignment, String renewal, int replicas, int shards, Duration lease, Duration renew,
+  public ScaleRun(Assignment assignment, int replicas, int shards, Duration lease, Duration renew,
       int objectsPerShard, boolean rolling, long budgetSeconds, long seed) {
     this.assignment = assignment;
-    this.renewal = renewal;
     this.replicas = replicas;
     this.shards = shards;
     this.lease = lease;
@@ -65,7 +56,7 @@ public final class ScaleRun {
     long heap0 = usedHeapAfterGc();
     PodNames names = new PodNames(random);
     String revision = names.revision();
-    SimCluster cluster = new SimCluster(shards, assignment, renewal, lease, renew, Budget.ofSeconds(budgetSeconds));
+    SimCluster cluster = new SimCluster(shards, assignment, lease, renew, Budget.ofSeconds(budgetSeconds));
     double converge = Double.NaN;
     double convergeTicks = Double.NaN;
     double writes = Double.NaN;
@@ -197,7 +188,7 @@ public final class ScaleRun {
   private ScaleRow row(double converge, double ticks, double coldCpu, double writes, double cpu, double list, double heap,
       Change join, Change leave, Change crash, Change roll, long wallStart, String note) {
     double interval = renew.toNanos() / 1e9;
-    return new ScaleRow(assignment.name(), renewal, replicas, shards, converge, ticks, coldCpu, writes,
+    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, writes,
         writes * interval, replicas / interval, cpu, list, heap, join, leave, crash, roll,
         (System.nanoTime() - wallStart) / 1e9, note);
   }

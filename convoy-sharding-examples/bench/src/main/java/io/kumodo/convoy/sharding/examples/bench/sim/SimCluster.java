@@ -55,21 +55,15 @@ public final class SimCluster implements AutoCloseable {
   private long retiredTicks;
   private long retiredCpu;
 
-  /** An empty cluster of {@code shards} shards with the given assignment and timings, in {@code each} mode. */
+  /** An empty cluster of {@code shards} shards with the given assignment and timings. */
   public SimCluster(int shards, Assignment assignment, Duration lease, Duration renew, Budget budget) {
-    this(shards, assignment, "each", lease, renew, budget);
-  }
-
-  /** An empty cluster whose replicas run in shard-renewal mode {@code renewal} ({@link Renewal}). */
-  public SimCluster(int shards, Assignment assignment, String renewal, Duration lease, Duration renew,
-      Budget budget) {
     this.shards = shards;
     this.assignment = assignment;
     this.lease = lease;
     this.renew = renew;
     this.budget = budget;
     this.cluster = new VirtualCluster(COMPONENT, shards, leases, lease, renew,
-        b -> Renewal.apply(b.assignment(assignment), renewal));
+        b -> b.assignment(assignment));
     this.time = cluster.time;
     this.timeline = new Timeline(shards, (id, shard) -> {
       SimNode n = nodes.get(id);

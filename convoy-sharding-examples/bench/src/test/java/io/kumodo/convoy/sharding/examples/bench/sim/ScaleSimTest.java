@@ -11,14 +11,12 @@ import io.kumodo.convoy.sharding.ShardChange;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
@@ -31,34 +29,17 @@ class ScaleSimTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
   private static final Duration RENEW = Duration.ofSeconds(10);
 
-  /** Every assignment in both shard-renewal modes. */
-  static List<Arguments> strategiesAndModes() {
-    List<Arguments> list = new ArrayList<>();
-    for (String strategy : List.of("modulo", "balanced")) {
-      for (String mode : Renewal.available()) {
-        list.add(Arguments.of(strategy, mode));
-      }
-    }
-    return list;
-  }
-
-  @ParameterizedTest(name = "{0}, {1} mode")
-  @MethodSource("strategiesAndModes")
-  void aTinyCellConvergesWritesWhatItsModeWritesAndItsMovesAddUp(String strategy, String mode) {
-    ScaleRow row = new ScaleRun(Assignment.named(strategy), mode, 3, 16, LEASE, RENEW, 100, true, 0, 7).run();
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"modulo", "balanced"})
+  void aTinyCellConvergesWritesEveryLeaseOncePerRenewIntervalAndItsMovesAddUp(String strategy) {
+    ScaleRow row = new ScaleRun(Assignment.named(strategy), 3, 16, LEASE, RENEW, 100, true, 0, 7).run();
 
     assertThat(row.note()).isEmpty();
-    assertThat(row.renewal()).isEqualTo(mode);
     assertThat(row.convergeSeconds()).isBetween(0.0, LEASE.toSeconds() * 3.0);
     assertThat(row.convergeTicks()).isGreaterThanOrEqualTo(1.0);
     assertThat(row.minWritesPerSecond()).isEqualTo(3 / 10.0); // the minimum: one member-lease write per replica
-    if (mode.equals("member")) {
-      assertThat(row.writesPerInterval()).isEqualTo(3); // only the member leases
-      assertThat(row.writeRatio()).isEqualTo(1.0);
-    } else {
-      assertThat(row.writesPerInterval()).isEqualTo(3 + 16); // every lease once per renew interval
-      assertThat(row.writeRatio()).isEqualTo((3 + 16) / 3.0);
-    }
+    assertThat(row.writesPerInterval()).isEqualTo(3 + 16); // every lease once per renew interval
+    assertThat(row.writeRatio()).isEqualTo((3 + 16) / 3.0);
     for (Change c : List.of(row.join(), row.leave(), row.crash())) {
       assertThat(c.moved()).isGreaterThanOrEqualTo(c.net());
       assertThat(c.net()).isGreaterThanOrEqualTo(c.minimum());
@@ -66,11 +47,9 @@ class ScaleSimTest {
       assertThat(c.objects()).isEqualTo(c.moved() * 100);
     }
     assertThat(row.join().minimum()).isEqualTo(16 / 4); // the joiner's share of 16 shards among 4
-    // A crash moves its shards once peers see its leases unchanged for L: after L, within L + 2R. In
-    // member mode that is its member lease, whose last renewal may precede the crash by up to R (the
-    // shard leases are not renewed at the ticks between): L - R after the crash at the earliest.
-    double earliest = mode.equals("member") ? LEASE.minus(RENEW).toSeconds() : LEASE.toSeconds();
-    assertThat(row.crash().seconds()).isBetween(earliest, LEASE.plus(RENEW.multipliedBy(2)).toSeconds() + 0.1);
+    // A crash moves its shards once peers see its leases unchanged for L: after L, within L + 2R.
+    assertThat(row.crash().seconds()).isBetween((double) LEASE.toSeconds(),
+        LEASE.plus(RENEW.multipliedBy(2)).toSeconds() + 0.1);
     assertThat(row.leave().seconds()).isLessThanOrEqualTo(RENEW.toSeconds());
     Change rolling = row.rolling();
     assertThat(rolling.minimum()).isEqualTo(16);
