@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding.examples.demo;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardKey;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.cli.Flags;
 import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.cli.UsageException;
@@ -17,7 +16,6 @@ import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
 import io.kumodo.convoy.sharding.internal.Durations;
-import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,8 +44,6 @@ public final class DemoCommand extends Command {
       .value("lease-duration", "D", "lease duration (default 4s)")
       .value("lease-renew-interval", "D", "renew interval (default 1s)")
       .value("clusters", "N", "sample Clusters, each with 3 Releases (default 10)")
-      .value("shard-renewal", "MODE", "each or member (default each): member renews only the member leases, a shard "
-          + "lease is written when its owner changes")
       .bool("no-color", "plain output: no colors, no redrawn table (also when not on a terminal)")
       .bool("real-api-server", "run on a real etcd and kube-apiserver instead of the embedded mock (build them "
           + "first: " + KubeBinaries.BUILD_COMMAND + ")");
@@ -73,7 +69,6 @@ public final class DemoCommand extends Command {
     Duration renew;
     int shards;
     int clusters;
-    ShardRenewal renewal;
     if (Flags.helpAsked(args)) {
       out.println(flags.usage());
       return EXIT_OK;
@@ -85,11 +80,6 @@ public final class DemoCommand extends Command {
       clusters = parsed.intValue("clusters", 10, 1, 1000);
       lease = parsed.duration("lease-duration", "4s");
       renew = parsed.duration("lease-renew-interval", "1s");
-      try {
-        renewal = OptionLimits.shardRenewal("--shard-renewal", parsed.value("shard-renewal", "each"));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(e.getMessage());
-      }
       try { // the spec flags' rules are CoordinatorOptions' (the replicas' own IDs are the demo's)
         CoordinatorOptions.builder().replicaId("cm-a").shards(shards).leaseDuration(lease).leaseRenewInterval(renew)
             .build();
@@ -109,7 +99,7 @@ public final class DemoCommand extends Command {
       return EXIT_FAILURE;
     }
     try (api) {
-      return new Scenario(out, live, shards, lease, renew, renewal, clusters, api).play();
+      return new Scenario(out, live, shards, lease, renew, clusters, api).play();
     }
   }
 
@@ -120,7 +110,6 @@ public final class DemoCommand extends Command {
     private final int shards;
     private final Duration lease;
     private final Duration renew;
-    private final ShardRenewal renewal;
     private final int clusters;
     private final Map<String, ShardedReplica> replicas = new LinkedHashMap<>();
     private final List<String> events = new ArrayList<>();
@@ -132,15 +121,14 @@ public final class DemoCommand extends Command {
     private final DemoApiServer server;
     private KubernetesClient client;
 
-    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, ShardRenewal renewal,
-        int clusters, DemoApiServer server) {
+    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, int clusters,
+        DemoApiServer server) {
       this.server = server;
       this.out = out;
       this.live = live;
       this.shards = shards;
       this.lease = lease;
       this.renew = renew;
-      this.renewal = renewal;
       this.clusters = clusters;
     }
 
@@ -148,10 +136,6 @@ public final class DemoCommand extends Command {
       client = server.createClient();
       out.printf("convoy-sharding demo: %d shards, lease duration %s, renew interval %s (demo timings)%n", shards,
           Durations.format(lease), Durations.format(renew));
-      if (renewal == ShardRenewal.MEMBER) {
-        out.println("shard renewal: member (only the member leases are renewed; a shard lease is written when its "
-            + "owner changes)");
-      }
       out.printf("%s on %s; in another terminal: %s get leases -n %s%n", server.kind(), server.url(),
           server.kubectl(), LEASE_NAMESPACE);
       createObjects();
@@ -218,7 +202,7 @@ public final class DemoCommand extends Command {
 
     private void startReplica(String id) {
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-          .leaseDuration(lease).renewInterval(renew).shardRenewal(renewal);
+          .leaseDuration(lease).renewInterval(renew);
       replicas.put(id, ShardedReplica.start(client, LEASE_NAMESPACE, OBJECT_NAMESPACE, b, 2));
       event(id + " started");
     }

@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@code status}: the table of every shard (owner, lease age, transitions, free, owned,
- *       expired, drained) and every member (live, released, drained, the assignment it
+ *       expired, drained) and every member (live, released, drained, the shard count it
  *       publishes with a mismatch flagged, its address); {@code --watch} redraws it.
  *   <li>{@code status drain-shard N} / {@code undrain-shard N}: sets / removes
  *       {@code sharding.convoy.kumodo.io/drained=true} on the shard's Lease: its owner frees it
@@ -61,7 +61,7 @@ public final class StatusCommand extends Command {
   /**
    * The shortest {@code --interval} of {@code --watch}. Each redraw is one LIST of all the
    * component's Leases: below a second a watching terminal costs the API server more than all the
-   * replicas' renewals (default every 10 s, rarely set below 1 s) and shows nothing new to a
+   * replicas' lease writes (default every 10 s, rarely set below 1 s) and shows nothing new to a
    * reader; zero was a busy loop.
    */
   static final Duration MIN_INTERVAL = Duration.ofSeconds(1);

@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.examples.demo;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
@@ -66,22 +65,6 @@ final class StatusLeases {
    */
   static boolean live(Lease lease, Instant now) {
     return !lease.isFree() && lease.renewTime() != null && !lease.renewTime().plus(lease.duration()).isBefore(now);
-  }
-
-  /**
-   * True when the shard Lease {@code shard} is owned as far as {@code status} can tell at {@code now}:
-   * renewed within its duration; or, held in member renewal ({@link LeaseAnnotations#RENEWAL}
-   * {@code member}, never renewed, so its renewTime says nothing), while its holder's member Lease
-   * names the holder with the same incarnation and is live.
-   */
-  static boolean owned(Lease shard, Map<String, Lease> members, Instant now) {
-    if (!"member".equals(shard.annotations().get(LeaseAnnotations.RENEWAL))) {
-      return live(shard, now);
-    }
-    Lease member = shard.isFree() ? null : members.get(shard.holder());
-    return member != null && member.holder().equals(shard.holder()) && live(member, now)
-        && java.util.Objects.equals(member.annotations().get(LeaseAnnotations.INCARNATION),
-            shard.annotations().get(LeaseAnnotations.INCARNATION));
   }
 
   /** Sorts {@code reads}, the Lease objects labelled for {@code component}. */

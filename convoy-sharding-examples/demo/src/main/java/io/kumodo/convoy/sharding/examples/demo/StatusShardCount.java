@@ -66,7 +66,7 @@ record StatusShardCount(int count, Source source, SortedMap<String, String> publ
     int held = 0;
     for (Map.Entry<Integer, Lease> e : leases.shards.entrySet()) {
       Lease member = leases.members.get(e.getValue().holder());
-      if (StatusLeases.owned(e.getValue(), leases.members, now) && member != null && StatusLeases.live(member, now)) {
+      if (StatusLeases.live(e.getValue(), now) && member != null && StatusLeases.live(member, now)) {
         held = Math.max(held, e.getKey() + 1);
       }
     }

@@ -14,14 +14,15 @@ import java.util.TreeSet;
 
 /**
  * The tables of {@code status}: every shard (owner, lease age, transitions, state, drained) and
- * every member (age, state, drained, the shard count and assignment it publishes, its address),
- * with a warning line when live members publish different assignments, and one when members that
- * are not released publish different shard counts (then no replica owns a shard). Ages and expiry are by the local wall
- * clock against each Lease's renewTime, so they are only as right as the clocks.
+ * every member (age, state, drained, the shard count it publishes, its address), with a warning
+ * line when members that are not released publish different shard counts (then no replica owns a
+ * shard). A shard is owned while its Lease is held and renewed within its duration. Ages and
+ * expiry are by the local wall clock against each Lease's renewTime, so they are only as right as
+ * the clocks.
  */
 final class StatusTable {
   private static final String ROW = "%-6s %-30s %-10s %-11s %s%n";
-  private static final String MEMBER_ROW = "%-30s %-10s %-18s %-9s %-13s %s%n";
+  private static final String MEMBER_ROW = "%-30s %-10s %-18s %-9s %s%n";
 
   private StatusTable() {}
 
@@ -51,7 +52,7 @@ final class StatusTable {
             (ignored == null ? "no lease" : ignored.kind().label() + " lease") + outside));
         continue;
       }
-      String state = l.isFree() ? "free" : StatusLeases.owned(l, leases.members, now) ? "owned" : "expired";
+      String state = l.isFree() ? "free" : StatusLeases.live(l, now) ? "owned" : "expired";
       boolean isDrained = LeaseAnnotations.isDrained(l.annotations());
       if (outside.isEmpty()) {
         owned += state.equals("owned") ? 1 : 0;
@@ -82,13 +83,6 @@ final class StatusTable {
   }
 
   private static void appendMembers(StringBuilder sb, Map<String, Lease> members, Instant now) {
-    TreeSet<String> liveAssignments = new TreeSet<>();
-    for (Lease l : members.values()) {
-      if (StatusLeases.live(l, now)) {
-        liveAssignments.add(l.annotations().getOrDefault(LeaseAnnotations.ASSIGNMENT, "-"));
-      }
-    }
-    boolean mismatch = liveAssignments.size() > 1;
     // As the coordinators count them: every member lease that is not released, live or not.
     TreeSet<String> counts = new TreeSet<>();
     for (Lease l : members.values()) {
@@ -97,40 +91,29 @@ final class StatusTable {
       }
     }
     boolean countMismatch = counts.size() > 1;
-    sb.append(String.format(MEMBER_ROW, "MEMBER", "AGE", "STATE", "SHARDS", "ASSIGNMENT", "ADDRESS"));
-    StringBuilder who = new StringBuilder();
+    sb.append(String.format(MEMBER_ROW, "MEMBER", "AGE", "STATE", "SHARDS", "ADDRESS"));
     StringBuilder whoCounts = new StringBuilder();
     for (Map.Entry<String, Lease> e : members.entrySet()) {
       Lease l = e.getValue();
       Map<String, String> a = l.annotations();
-      boolean live = StatusLeases.live(l, now);
       String state = l.isFree()
           ? (a.containsKey(LeaseAnnotations.EXPIRED_BY) ? "expired (marked by " + a.get(LeaseAnnotations.EXPIRED_BY) + ")"
               : "released")
-          : live ? "live" : "not live";
+          : StatusLeases.live(l, now) ? "live" : "not live";
       if (LeaseAnnotations.isDrained(a)) {
         state += ", drained";
-      }
-      String assignment = a.getOrDefault(LeaseAnnotations.ASSIGNMENT, "-");
-      if (mismatch && live) {
-        who.append(who.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(assignment);
-        assignment += " (!)";
       }
       String count = shards(l);
       if (countMismatch && !l.isFree()) {
         whoCounts.append(whoCounts.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(count);
         count += " (!)";
       }
-      sb.append(String.format(MEMBER_ROW, e.getKey(), age(l, now), state, count, assignment,
+      sb.append(String.format(MEMBER_ROW, e.getKey(), age(l, now), state, count,
           a.getOrDefault(LeaseAnnotations.ADDRESS, "-")));
     }
     if (countMismatch) {
       sb.append(String.format("%nshard count mismatch among members that are not released (%s): no replica owns a "
           + "shard until every replica with another --shards has stopped%n", whoCounts));
-    }
-    if (mismatch) {
-      sb.append(String.format("%nassignment mismatch among live members (%s): all replicas of a component must use "
-          + "the same --assignment, or shards go unowned%n", who));
     }
   }
 

@@ -26,40 +26,17 @@ class DemoIT {
         .contains("graceful stop", "crash", "join");
   }
 
-  @Test
-  void demoInMemberRenewalRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlap() throws Exception {
-    String text = runToTheEnd("--shard-renewal", "member");
-    assertThat(text)
-        .contains("shard renewal: member")
-        .contains("summary:")
-        .contains("every shard owned at the end: yes")
-        .containsPattern("no shard had two owners in \\d+ checks: yes")
-        .doesNotContain("TIMED OUT")
-        .contains("graceful stop", "crash", "join");
-  }
-
-  /** Runs the demo with short timings and {@code flags}, asserts exit code 0 and returns its output. */
-  private static String runToTheEnd(String... flags) throws Exception {
+  /** Runs the demo with short timings, asserts exit code 0 and returns its output. */
+  private static String runToTheEnd() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> args = new java.util.ArrayList<>(
-        List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"));
-    args.addAll(List.of(flags));
+    List<String> args = List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4",
+        "--no-color");
     int code = new DemoCommand().run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
     String text = out.toString(StandardCharsets.UTF_8);
     assertThat(code).as(text + err.toString(StandardCharsets.UTF_8)).isZero();
     return text;
-  }
-
-  @Test
-  void anUnknownShardRenewalGivesOneLineNamingTheAllowedModesAndExitCodeTwo() throws Exception {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = new DemoCommand().run(List.of("--shard-renewal", "sometimes"),
-        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8).strip()).startsWith("demo: --shard-renewal must be each or member")
-        .endsWith("\"sometimes\"").doesNotContain("\n");
   }
 
   @Test

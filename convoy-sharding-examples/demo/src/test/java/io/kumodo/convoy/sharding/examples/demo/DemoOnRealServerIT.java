@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding.examples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.examples.kube.RealBinaries;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,21 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code demo --real-api-server} narrates the whole scenario on etcd and kube-apiserver, then
- * removes them, in both shard-renewal modes ({@code --shard-renewal member} too) with the same
- * assertions; at the end of each run, {@code status} against its server shows every shard owned by
- * the right replica, also in member mode, where the shard leases' renewTime says nothing of their
- * owner. SIGTERM in the middle of it also removes them.
+ * removes them; at the end of the run, {@code status} against its server shows every shard owned
+ * by the right replica. SIGTERM in the middle of it also removes them.
  */
 class DemoOnRealServerIT {
   private Process demo;
@@ -46,11 +40,10 @@ class DemoOnRealServerIT {
       "real API server on https://127\\.0\\.0\\.1:\\d+; in another terminal: kubectl --kubeconfig (\\S+) get leases "
           + "-n convoy-system");
 
-  @ParameterizedTest(name = "{0} renewal")
-  @EnumSource(ShardRenewal.class)
-  void demoOnTheRealServerRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlapAndStatusShowsTheOwners(
-      ShardRenewal renewal) throws Exception {
-    String text = renewal == ShardRenewal.MEMBER ? runToTheEnd("--shard-renewal", "member") : runToTheEnd();
+  @Test
+  void demoOnTheRealServerRunsTheScenarioToTheEndWithEveryShardOwnedAndNoOverlapAndStatusShowsTheOwners()
+      throws Exception {
+    String text = runToTheEnd();
     assertThat(text)
         .contains("created 4 Clusters and 12 Releases in namespace demo")
         .contains("summary:")
@@ -58,25 +51,19 @@ class DemoOnRealServerIT {
         .containsPattern("no shard had two owners in \\d+ checks: yes")
         .doesNotContain("TIMED OUT")
         .contains("graceful stop", "crash", "join");
-    if (renewal == ShardRenewal.MEMBER) {
-      assertThat(text).contains("shard renewal: member");
-    } else {
-      assertThat(text).doesNotContain("shard renewal:");
-    }
   }
 
   /**
-   * Runs {@code demo --real-api-server} with short timings and {@code flags}; asserts exit code 0,
+   * Runs {@code demo --real-api-server} with short timings; asserts exit code 0,
    * that the server's directory is gone at the end, and what {@code status} showed against the
    * demo's server at the end of its scenario ({@link StatusAtTheEnd}); returns the demo's output.
    */
-  private static String runToTheEnd(String... flags) throws Exception {
+  private static String runToTheEnd() throws Exception {
     RealBinaries.orSkip();
     StatusAtTheEnd status = new StatusAtTheEnd();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> args = new ArrayList<>(List.of("--real-api-server", "--lease-duration", "2s",
-        "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"));
-    args.addAll(List.of(flags));
+    List<String> args = List.of("--real-api-server", "--lease-duration", "2s", "--lease-renew-interval", "500ms",
+        "--clusters", "4", "--no-color");
 
     int code = new DemoCommand().run(args, new PrintStream(status, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -93,8 +80,8 @@ class DemoOnRealServerIT {
   /**
    * The demo's output; when the demo prints that every shard is owned at the end (its replicas
    * cm-a and cm-d running, cm-c stopped, cm-b crashed), it holds the demo there, on the demo's own
-   * thread, for two lease durations (so every shard lease that is not renewed is older than its
-   * duration) and runs {@code status --kubeconfig} against the demo's server; the demo then goes on
+   * thread, for two lease durations (so a shard shows owned only if its owner renewed its lease
+   * since) and runs {@code status --kubeconfig} against the demo's server; the demo then goes on
    * and stops.
    */
   private static final class StatusAtTheEnd extends ByteArrayOutputStream {

@@ -97,8 +97,8 @@ class StatusDrainIT {
     List<String> lines = stdout().lines().toList();
     assertThat(lines).anySatisfy(l -> assertThat(l).matches("5\\s+-\\s+.*free, drained"));
     assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("7 of 8 shards owned, 1 drained"));
-    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+8\\s+modulo\\s+10\\.0\\.0\\.1:8080"));
-    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-c\\s+\\S+\\s+live, drained\\s+8\\s+modulo\\s+10\\.0\\.0\\.3:8080"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+8\\s+10\\.0\\.0\\.1:8080"));
+    assertThat(lines).anySatisfy(l -> assertThat(l).matches("cm-c\\s+\\S+\\s+live, drained\\s+8\\s+10\\.0\\.0\\.3:8080"));
     assertThat(lines).noneMatch(l -> l.contains("mismatch"));
   }
 

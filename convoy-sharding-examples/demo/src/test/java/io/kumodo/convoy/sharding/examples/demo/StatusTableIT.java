@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Instant;
@@ -58,7 +57,7 @@ class StatusTableIT {
     twoLiveMembersHoldingShards(4);
     create(lease("intruder", shardLabels("3"), Map.of(), "intruder", renewTime(now)));
     create(lease("rogue", Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"),
-        Map.of(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a", LeaseAnnotations.ASSIGNMENT, "balanced"), "rogue",
+        Map.of(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a"), "rogue",
         renewTime(now)));
 
     assertThat(status.run()).isZero();
@@ -68,7 +67,7 @@ class StatusTableIT {
     assertThat(lines()).containsOnlyOnce(
         "foreign lease intruder (labelled shard 3): not named convoy-cm-shard-3, so the replicas ignore it",
         "foreign lease rogue (labelled member cm-a): not named convoy-cm-member-cm-a, so the replicas ignore it");
-    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+modulo\\s+-"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+-"));
     assertThat(lines()).noneMatch(l -> l.contains("mismatch"));
   }
 
@@ -103,15 +102,15 @@ class StatusTableIT {
     assertThat(lines()).anySatisfy(l -> assertThat(l)
         .startsWith("unreadable lease convoy-cm-shard-4: not a readable coordination.k8s.io/v1 Lease: ")
         .endsWith("; the replicas ignore it"));
-    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+modulo\\s+-"));
+    assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+-"));
   }
 
   /** Live members cm-a and cm-b; shard i's Lease held by cm-a for even i, cm-b for odd. */
   private void twoLiveMembersHoldingShards(int shards) {
     for (String id : List.of("cm-a", "cm-b")) {
       create(lease(LeaseNames.memberName("convoy-cm", id), Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm",
-          LeaseNames.ROLE_LABEL, "member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id,
-          LeaseAnnotations.ASSIGNMENT, "modulo"), id, renewTime(now)));
+          LeaseNames.ROLE_LABEL, "member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id), id,
+          renewTime(now)));
     }
     for (int i = 0; i < shards; i++) {
       create(lease(LeaseNames.shardName("convoy-cm", i), shardLabels(Integer.toString(i)), Map.of(),

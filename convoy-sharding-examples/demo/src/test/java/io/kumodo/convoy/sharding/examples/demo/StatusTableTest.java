@@ -25,90 +25,75 @@ class StatusTableTest {
   private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
 
   @Test
-  void liveMembersPublishingDifferentAssignmentsAreFlaggedAndNamed() {
+  void membersShowTheirAgeLivenessAndAddress() {
     String table = render(List.of(
-        member("cm-a", "modulo", "10.0.0.1:8080", false, 1),
-        member("cm-b", "balanced", null, false, 1),
-        member("cm-old", "balanced", null, false, 120)), "convoy-cm", "convoy-system", 0, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+none\\s+modulo \\(!\\)\\s+10.0.0.1:8080"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+none\\s+balanced \\(!\\)\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-old\\s+2m0s\\s+not live\\s+none\\s+balanced\\s+-"));
-    assertThat(table).contains("assignment mismatch among live members (cm-a=modulo, cm-b=balanced)");
+        member("cm-a", "10.0.0.1:8080", false, 1),
+        member("cm-old", null, false, 120)), "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+none\\s+10.0.0.1:8080"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-old\\s+2m0s\\s+not live\\s+none\\s+-"));
+    assertThat(table).doesNotContain("mismatch");
   }
 
   @Test
   void drainedShardsAndMembersAreShownAndCounted() {
     String table = render(List.of(
         shard(0, "cm-a", false), shard(1, "", true), shard(2, "cm-a", true),
-        member("cm-a", "modulo", null, true, 1)), "convoy-cm", "convoy-system", 4, NOW);
+        member("cm-a", null, true, 1)), "convoy-cm", "convoy-system", 4, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+-\\s+1s\\s+0\\s+free, drained"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-a\\s+1s\\s+0\\s+owned, drained"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("3\\s+-\\s+-\\s+-\\s+no lease"));
     assertThat(table).contains("2 of 4 shards owned, 2 drained");
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live, drained\\s+none\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live, drained\\s+none\\s+-"));
     assertThat(table).doesNotContain("mismatch");
   }
 
   @Test
-  void aShardLeaseHeldInMemberRenewalIsOwnedWhileItsHoldersMemberLeaseOfTheSameIncarnationIsLiveWhateverItsRenewTime() {
-    Lease held = memberMode(shard(0, "cm-a", false), "i-1", 3600);
-    Lease otherIncarnation = memberMode(shard(1, "cm-a", false), "i-0", 3600);
-    Lease deadHolder = memberMode(shard(2, "cm-b", false), "i-2", 1);
-    Lease a = member("cm-a", "modulo", null, false, 1);
-    a.getMetadata().getAnnotations().put(LeaseAnnotations.INCARNATION, "i-1");
-    Lease b = member("cm-b", "modulo", null, false, 120);
-    b.getMetadata().getAnnotations().put(LeaseAnnotations.INCARNATION, "i-2");
-    String table = render(List.of(held, otherIncarnation, deadHolder, a, b), "convoy-cm", "convoy-system", 3, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("0\\s+cm-a\\s+1h0m0s\\s+0\\s+owned"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+cm-a\\s+1h0m0s\\s+0\\s+expired"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+cm-b\\s+1s\\s+0\\s+expired"));
-    assertThat(table).contains("1 of 3 shards owned");
-  }
-
-  /** {@code shard} as a replica in member renewal writes it: incarnation, mode, renewed {@code ageSeconds} ago. */
-  private static Lease memberMode(Lease shard, String incarnation, int ageSeconds) {
-    shard.getMetadata().setAnnotations(new HashMap<>(Map.of(LeaseAnnotations.RENEWAL, "member",
-        LeaseAnnotations.INCARNATION, incarnation)));
-    shard.getSpec().setRenewTime(NOW.minusSeconds(ageSeconds).atZone(ZoneOffset.UTC));
-    return shard;
+  void aShardLeaseNotRenewedWithinItsDurationIsExpiredWhileItsHoldersMemberLeaseIsLive() {
+    Lease stale = shard(0, "cm-a", false);
+    stale.getSpec().setRenewTime(NOW.minusSeconds(31).atZone(ZoneOffset.UTC));
+    String table = render(List.of(stale, shard(1, "cm-a", false), member("cm-a", null, false, 1)), "convoy-cm",
+        "convoy-system", 2, NOW);
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("0\\s+cm-a\\s+31s\\s+0\\s+expired"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("1\\s+cm-a\\s+1s\\s+0\\s+owned"));
+    assertThat(table).contains("1 of 2 shards owned");
   }
 
   @Test
   void aMemberLeaseMarkedReleasedByAPeerAfterItExpiredSaysExpiredAndByWhom() {
-    Lease crashed = member("cm-b", "modulo", null, false, 40);
+    Lease crashed = member("cm-b", null, false, 40);
     crashed.getSpec().setHolderIdentity("");
     crashed.getMetadata().getAnnotations().put(LeaseAnnotations.EXPIRED_BY, "cm-a");
-    Lease closed = member("cm-c", "modulo", null, false, 5);
+    Lease closed = member("cm-c", null, false, 5);
     closed.getSpec().setHolderIdentity("");
-    String table = render(List.of(member("cm-a", "modulo", null, false, 1), crashed, closed),
+    String table = render(List.of(member("cm-a", null, false, 1), crashed, closed),
         "convoy-cm", "convoy-system", 0, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+none\\s+modulo\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+none\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+40s\\s+expired \\(marked by cm-a\\)\\s+none\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+none\\s+-"));
   }
 
   @Test
   void membersThatAreNotReleasedPublishingDifferentShardCountsAreFlaggedAndNamed() {
-    Lease old = member("cm-a", "modulo", null, false, 1);
+    Lease old = member("cm-a", null, false, 1);
     old.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "16");
-    Lease fresh = member("cm-b", "modulo", null, false, 1);
+    Lease fresh = member("cm-b", null, false, 1);
     fresh.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "32");
-    Lease gone = member("cm-c", "modulo", null, false, 5);
+    Lease gone = member("cm-c", null, false, 5);
     gone.getMetadata().getAnnotations().put(LeaseAnnotations.SHARDS, "8");
     gone.getSpec().setHolderIdentity("");
     String table = render(List.of(old, fresh, gone), "convoy-cm", "convoy-system", 0, NOW);
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+16 \\(!\\)\\s+modulo\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+32 \\(!\\)\\s+modulo\\s+-"));
-    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+8\\s+modulo\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+1s\\s+live\\s+16 \\(!\\)\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-b\\s+1s\\s+live\\s+32 \\(!\\)\\s+-"));
+    assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("cm-c\\s+5s\\s+released\\s+8\\s+-"));
     assertThat(table).contains("shard count mismatch among members that are not released (cm-a=16, cm-b=32): no "
         + "replica owns a shard until every replica with another --shards has stopped");
   }
 
   @Test
   void withoutShardsTheCountTheMembersPublishBoundsTheTableAndShardsWithoutALeaseAreRows() {
-    Lease released = publishing(member("cm-old", "modulo", null, false, 5), "4");
+    Lease released = publishing(member("cm-old", null, false, 5), "4");
     released.getSpec().setHolderIdentity("");
     String table = render(List.of(shard(0, "cm-a", false), shard(1, "cm-b", false), shard(9, "", false),
-        publishing(member("cm-a", "modulo", null, false, 1), "8"), publishing(member("cm-b", "modulo", null, false, 1), "8"),
+        publishing(member("cm-a", null, false, 1), "8"), publishing(member("cm-b", null, false, 1), "8"),
         released), "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("7\\s+-\\s+-\\s+-\\s+no lease"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("9\\s+-\\s+1s\\s+0\\s+free \\(outside the shard count\\)"));
@@ -120,14 +105,14 @@ class StatusTableTest {
   @Test
   void membersPublishingDifferentCountsAreNamedUnderTheTableWhichGoesUpToTheLargest() {
     String table = render(List.of(shard(0, "cm-a", false),
-        publishing(member("cm-a", "modulo", null, false, 1), "4"), publishing(member("cm-b", "modulo", null, false, 1), "6")),
+        publishing(member("cm-a", null, false, 1), "4"), publishing(member("cm-b", null, false, 1), "6")),
         "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("5\\s+-\\s+-\\s+-\\s+no lease"));
     assertThat(table).contains("1 of 6 shards owned",
         "shard count 6: the largest the members publish; they disagree (cm-a=4, cm-b=6; --shards N sets it)",
         "shard count mismatch among members that are not released (cm-a=4, cm-b=6)");
-    StatusShardCount count = count(List.of(publishing(member("cm-a", "modulo", null, false, 1), "4"),
-        publishing(member("cm-b", "modulo", null, false, 1), "6"), member("cm-c", "modulo", null, false, 1)));
+    StatusShardCount count = count(List.of(publishing(member("cm-a", null, false, 1), "4"),
+        publishing(member("cm-b", null, false, 1), "6"), member("cm-c", null, false, 1)));
     assertThat(count.drainable()).as("drain-shard: below the smallest, which no replica deletes").isEqualTo(4);
     assertThat(count.drainLimit()).isEqualTo("the members publish different shard counts (cm-a=4, cm-b=6, cm-c=none) "
         + "and a replica deletes the Lease of a shard beyond its own; --shards N sets it");
@@ -135,18 +120,18 @@ class StatusTableTest {
 
   @Test
   void theShardsFlagWinsOverTheMembersCountAndMembersThatPublishNoneLeaveItToTheLeases() {
-    List<Lease> publishing8 = List.of(shard(0, "cm-a", false), publishing(member("cm-a", "modulo", null, false, 1), "8"));
+    List<Lease> publishing8 = List.of(shard(0, "cm-a", false), publishing(member("cm-a", null, false, 1), "8"));
     assertThat(render(publishing8, "convoy-cm", "convoy-system", 3, NOW)).contains("1 of 3 shards owned",
         "shard count 3: from --shards");
     assertThat(count(publishing8).drainLimit()).isEqualTo("shard count 8, published by the members; --shards N sets it");
-    assertThat(render(List.of(shard(0, "cm-a", false), member("cm-a", "modulo", null, false, 1)), "convoy-cm",
+    assertThat(render(List.of(shard(0, "cm-a", false), member("cm-a", null, false, 1)), "convoy-cm",
         "convoy-system", 0, NOW)).contains("shard count 1: inferred from the shard leases (--shards N sets it)");
   }
 
   @Test
   void withoutShardsTheCountIsInferredFromTheLeasesAndAFreeDrainedTopShardStaysInRange() {
     String table = render(List.of(shard(0, "cm-a", false), shard(1, "cm-a", false), shard(2, "", true),
-        shard(40000, "", false), member("cm-a", "modulo", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
+        shard(40000, "", false), member("cm-a", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table.lines()).anySatisfy(l -> assertThat(l).matches("2\\s+-\\s+1s\\s+0\\s+free, drained"));
     assertThat(table.lines()).anySatisfy(l -> assertThat(l)
         .matches("40000\\s+-\\s+1s\\s+0\\s+free \\(outside the shard count\\)"));
@@ -157,7 +142,7 @@ class StatusTableTest {
 
   @Test
   void withoutShardsAndWithoutShardLeasesTheCountIsUnknownAndSaidSo() {
-    String table = render(List.of(member("cm-a", "modulo", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
+    String table = render(List.of(member("cm-a", null, false, 1)), "convoy-cm", "convoy-system", 0, NOW);
     assertThat(table).contains("0 of 0 shards owned",
         "shard count unknown: no shard lease to infer it from (--shards N sets it)");
   }
@@ -194,9 +179,8 @@ class StatusTableTest {
         .withRenewTime(NOW.minusSeconds(1).atZone(ZoneOffset.UTC)).endSpec().build();
   }
 
-  private static Lease member(String id, String assignment, String address, boolean drained, int ageSeconds) {
-    Map<String, String> annotations = new HashMap<>(Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id,
-        LeaseAnnotations.ASSIGNMENT, assignment));
+  private static Lease member(String id, String address, boolean drained, int ageSeconds) {
+    Map<String, String> annotations = new HashMap<>(Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id));
     if (address != null) {
       annotations.put(LeaseAnnotations.ADDRESS, address);
     }

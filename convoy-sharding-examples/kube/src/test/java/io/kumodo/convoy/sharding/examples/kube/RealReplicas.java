@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.LoopbackProxy;
@@ -52,8 +51,6 @@ public final class RealReplicas implements AutoCloseable {
   volatile Duration watchReconnectInterval;
   /** Adjusts the client builder of each replica (by ID) before its client is built; nothing unless set. */
   volatile BiConsumer<String, KubernetesClientBuilder> clientSetup = (id, builder) -> { };
-  /** The shard-renewal mode of every replica started from now on; {@link ShardRenewal#EACH} unless set. */
-  volatile ShardRenewal renewal = ShardRenewal.EACH;
   private final List<Replica> all = new CopyOnWriteArrayList<>();
   private final Map<String, Replica> byId = new ConcurrentHashMap<>();
   /** Null when not sampled. */
@@ -115,7 +112,6 @@ public final class RealReplicas implements AutoCloseable {
           .leaseDuration(lease)
           .renewInterval(renew)
           .leaseStore(store)
-          .shardRenewal(renewal)
           .onChange(c -> c.acquired().forEach(s -> acquisitions.add(new long[] {System.nanoTime(), s})))
           .build();
     }
