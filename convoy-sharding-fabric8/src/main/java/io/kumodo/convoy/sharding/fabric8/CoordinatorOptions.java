@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseStore;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.OptionLimits;
@@ -33,8 +32,6 @@ import java.util.regex.Pattern;
  *   --assignment modulo|balanced     default modulo; the same on all replicas of a component
  *   --advertise-address host:port    published on the member lease for owner look-ups (default none)
  *   --max-writes-in-flight int       lease writes of one tick sent at once, 1 to 64 (default 8)
- *   --shard-renewal each|member      default each: every held shard lease renewed each interval;
- *                                    member: only the member lease (R writes per interval, not R + S)
  * </pre>
  *
  * <p>Both {@code --flag value} and {@code --flag=value} are accepted; the last occurrence wins.
@@ -61,13 +58,6 @@ public final class CoordinatorOptions {
   public static final String ADVERTISE_ADDRESS = "--advertise-address";
   /** {@code --max-writes-in-flight}: how many lease writes of one tick the store sends at once. */
   public static final String MAX_WRITES_IN_FLIGHT = "--max-writes-in-flight";
-  /**
-   * {@code --shard-renewal}: {@code each} (the spec's, the default: every held shard lease is
-   * renewed) or {@code member} (only the member lease is; see {@link ShardRenewal}).
-   */
-  public static final String SHARD_RENEWAL = "--shard-renewal";
-  /** The values {@code --shard-renewal} accepts. */
-  public static final List<String> SHARD_RENEWALS = List.of("each", "member");
   /** The values {@code --assignment} accepts. */
   public static final List<String> ASSIGNMENTS = List.of("modulo", "balanced");
   /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
@@ -83,7 +73,6 @@ public final class CoordinatorOptions {
   private final Assignment assignment;
   private final String advertiseAddress;
   private final int maxWritesInFlight;
-  private final ShardRenewal shardRenewal;
 
   private CoordinatorOptions(Builder b) {
     this.shards = b.shards;
@@ -94,14 +83,13 @@ public final class CoordinatorOptions {
     this.assignment = b.assignment;
     this.advertiseAddress = b.advertiseAddress;
     this.maxWritesInFlight = b.maxWritesInFlight;
-    this.shardRenewal = b.shardRenewal;
   }
 
   /** The options and the arguments {@link #parseKnown} did not recognise, in their order. */
   public record Parsed(CoordinatorOptions options, List<String> unrecognized) {}
 
   /**
-   * Parses {@code args} strictly: any argument that is not one of the nine flags (with its value)
+   * Parses {@code args} strictly: any argument that is not one of the eight flags (with its value)
    * throws. Defaults come from {@code env} and the local host name.
    *
    * @throws OptionsException naming the first bad flag
@@ -116,9 +104,9 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * Parses the nine flags and returns every other argument, in order, for the application: an
+   * Parses the eight flags and returns every other argument, in order, for the application: an
    * unknown {@code --flag value} pair comes back as two arguments, and everything from a
-   * {@code --} on comes back as is. Bad values of the nine flags still throw.
+   * {@code --} on comes back as is. Bad values of the eight flags still throw.
    *
    * @throws OptionsException naming the first bad flag
    */
@@ -132,25 +120,24 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * A builder of options without flags or environment: the defaults of the nine flags, the
+   * A builder of options without flags or environment: the defaults of the eight flags, the
    * replica ID required; {@link Builder#build()} checks the values as {@link #parse} does.
    */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The help text of the nine flags, one per line, with their defaults. */
+  /** The help text of the eight flags, one per line, with their defaults. */
   public static String usage() {
     return String.format(Locale.ROOT, ""
         + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
         + "  %-32s this replica's ID, a DNS subdomain name (default $POD_NAME, then the hostname)%n"
         + "  %-32s the namespace of the Lease objects (default $POD_NAMESPACE, then %s)%n"
-        + "  %-32s how long a lease lasts without renewal, at most %s (default %s)%n"
+        + "  %-32s how long a lease lasts unless renewed, at most %s (default %s)%n"
         + "  %-32s the time between ticks, at least %s and shorter than %s (default %s)%n"
         + "  %-32s how shards are divided, %s; the same on all replicas (default modulo)%n"
         + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n"
-        + "  %-32s lease writes of one tick sent at once, 1 to %d (default %d)%n"
-        + "  %-32s each: every held shard lease renewed each interval; member: only the member lease (default each)%n",
+        + "  %-32s lease writes of one tick sent at once, 1 to %d (default %d)%n",
         SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
         REPLICA_ID + " string",
         LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
@@ -161,8 +148,7 @@ public final class CoordinatorOptions {
         ASSIGNMENT + " name", String.join(" or ", ASSIGNMENTS),
         ADVERTISE_ADDRESS + " host:port",
         MAX_WRITES_IN_FLIGHT + " int", KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT,
-        KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT,
-        SHARD_RENEWAL + " mode");
+        KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT);
   }
 
   /** S, the shard count. */
@@ -205,11 +191,6 @@ public final class CoordinatorOptions {
     return maxWritesInFlight;
   }
 
-  /** How held shard leases are kept alive: {@link ShardRenewal#EACH} unless {@code --shard-renewal member}. */
-  public ShardRenewal shardRenewal() {
-    return shardRenewal;
-  }
-
   /**
    * A {@link KubernetesLeaseStore} in the lease namespace, sending at most
    * {@link #maxWritesInFlight()} writes at once; the caller closes it.
@@ -231,8 +212,7 @@ public final class CoordinatorOptions {
         .leaseDuration(leaseDuration)
         .renewInterval(leaseRenewInterval)
         .assignment(assignment)
-        .address(advertiseAddress)
-        .shardRenewal(shardRenewal);
+        .address(advertiseAddress);
   }
 
   /**
@@ -254,8 +234,8 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * The options in flag form; {@code --assignment}, {@code --advertise-address},
-   * {@code --max-writes-in-flight} and {@code --shard-renewal} only when not the default.
+   * The options in flag form; {@code --assignment}, {@code --advertise-address} and
+   * {@code --max-writes-in-flight} only when not the default.
    */
   @Override
   public String toString() {
@@ -265,8 +245,7 @@ public final class CoordinatorOptions {
         + (assignment.equals(Assignment.modulo()) ? "" : " " + ASSIGNMENT + "=" + assignment.name())
         + (advertiseAddress == null ? "" : " " + ADVERTISE_ADDRESS + "=" + advertiseAddress)
         + (maxWritesInFlight == KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT ? ""
-            : " " + MAX_WRITES_IN_FLIGHT + "=" + maxWritesInFlight)
-        + (shardRenewal == ShardRenewal.EACH ? "" : " " + SHARD_RENEWAL + "=" + shardRenewal.name().toLowerCase(Locale.ROOT));
+            : " " + MAX_WRITES_IN_FLIGHT + "=" + maxWritesInFlight);
   }
 
   /** {@code s} in double quotes, control characters escaped, so a message stays one line. */
@@ -291,7 +270,6 @@ public final class CoordinatorOptions {
     private Assignment assignment = Assignment.modulo();
     private String advertiseAddress;
     private int maxWritesInFlight = KubernetesLeaseStore.DEFAULT_MAX_WRITES_IN_FLIGHT;
-    private ShardRenewal shardRenewal = ShardRenewal.EACH;
 
     private Builder() {}
 
@@ -340,12 +318,6 @@ public final class CoordinatorOptions {
     /** {@value #MAX_WRITES_IN_FLIGHT}: 1 to 64; default 8. */
     public Builder maxWritesInFlight(int maxWritesInFlight) {
       this.maxWritesInFlight = maxWritesInFlight;
-      return this;
-    }
-
-    /** {@value #SHARD_RENEWAL}: default {@link ShardRenewal#EACH}. */
-    public Builder shardRenewal(ShardRenewal shardRenewal) {
-      this.shardRenewal = Objects.requireNonNull(shardRenewal, "shardRenewal");
       return this;
     }
 

@@ -42,9 +42,8 @@ import org.slf4j.LoggerFactory;
  * on the {@link Ticker}, as a coordinator times it): a lease whose holder stopped renewing, or
  * whose watch went silent, yields no owner after one lease duration. That rule is core's
  * {@link ObservedOwners}; this class adds the addresses, the published views and the listeners.
- * A shard lease held in member renewal ({@link LeaseAnnotations#RENEWAL} {@code member}) is not
- * renewed: its owner lives as long as the holder's member lease, so each change of that member
- * lease recomputes the owners of the shards it holds in that mode.
+ * A shard's owner is live by its shard lease alone: a change of the holder's member lease
+ * recomputes the owners of the shards it holds only when it changes or removes the address.
  */
 final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
@@ -89,7 +88,7 @@ final class DirectoryState {
       Lease l = m.lease;
       boolean live = l.holder().equals(l.key().replicaId()) && now - m.deadline < 0;
       result.add(new Member(l.key().replicaId(), l.annotations().get(LeaseAnnotations.ADDRESS),
-          l.annotations().get(LeaseAnnotations.ASSIGNMENT), LeaseAnnotations.isDrained(l), live));
+          LeaseAnnotations.isDrained(l), live));
     }
     return Collections.unmodifiableList(result);
   }
@@ -163,9 +162,11 @@ final class DirectoryState {
       return refresh(key.shard(), now);
     }
     publishMembers();
-    // Every shard the replica holds when its address changed; otherwise those it holds in member
-    // renewal, which live as long as this member lease does: each renewal moves their deadline.
-    return refreshHeldBy(key.replicaId(), now, before == null || !Objects.equals(address(before), address(lease)));
+    // The owners of the shards the replica holds name its address: refresh them when it changed.
+    if (before != null && Objects.equals(address(before), address(lease))) {
+      return Long.MAX_VALUE;
+    }
+    return refreshHeldBy(key.replicaId(), now);
   }
 
   private long remove(LeaseKey key, long now) {
@@ -178,16 +179,15 @@ final class DirectoryState {
       return refresh(key.shard(), now);
     }
     publishMembers();
-    return refreshHeldBy(key.replicaId(), now, true);
+    return refreshHeldBy(key.replicaId(), now);
   }
 
-  /** Refreshes the shards {@code replicaId} holds: all of them, or ({@code all} false) those held in member renewal. */
-  private long refreshHeldBy(String replicaId, long now, boolean all) {
+  /** Refreshes the owners of the shards {@code replicaId} holds; returns the earliest deadline, or Long.MAX_VALUE. */
+  private long refreshHeldBy(String replicaId, long now) {
     long next = Long.MAX_VALUE;
     for (int shard = 0; shard < shardCount; shard++) {
       Lease l = observed.shardLease(shard);
-      if (l != null && l.holder().equals(replicaId)
-          && (all || "member".equals(l.annotations().get(LeaseAnnotations.RENEWAL)))) {
+      if (l != null && l.holder().equals(replicaId)) {
         next = Math.min(next, refresh(shard, now));
       }
     }

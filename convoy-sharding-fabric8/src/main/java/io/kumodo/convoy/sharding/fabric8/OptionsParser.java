@@ -7,7 +7,6 @@ package io.kumodo.convoy.sharding.fabric8;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.ADVERTISE_ADDRESS;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.ASSIGNMENT;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.ASSIGNMENTS;
-import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.SHARD_RENEWAL;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.LEASE_DURATION;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.LEASE_NAMESPACE;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.LEASE_RENEW_INTERVAL;
@@ -29,13 +28,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Reads the nine flags of {@link CoordinatorOptions} from the command line and their defaults
+ * Reads the eight flags of {@link CoordinatorOptions} from the command line and their defaults
  * from the environment and the host name, then hands the values to
  * {@link CoordinatorOptions.Builder}, which checks them as it checks a plain builder's.
  */
 final class OptionsParser {
   static final List<String> FLAGS = List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
-      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS, MAX_WRITES_IN_FLIGHT, SHARD_RENEWAL);
+      LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS, MAX_WRITES_IN_FLIGHT);
 
   private OptionsParser() {}
 
@@ -121,13 +120,6 @@ final class OptionsParser {
     if (values.containsKey(MAX_WRITES_IN_FLIGHT)) {
       b.maxWritesInFlight(integer(MAX_WRITES_IN_FLIGHT, values.get(MAX_WRITES_IN_FLIGHT),
           KubernetesLeaseStore.MAX_WRITES_IN_FLIGHT));
-    }
-    if (values.containsKey(SHARD_RENEWAL)) {
-      try {
-        b.shardRenewal(OptionLimits.shardRenewal(SHARD_RENEWAL, values.get(SHARD_RENEWAL)));
-      } catch (IllegalArgumentException e) {
-        throw new OptionsException(SHARD_RENEWAL, e.getMessage());
-      }
     }
     return b.build();
   }

@@ -49,8 +49,8 @@ import java.util.concurrent.TimeoutException;
  *       {@link LeaseAnnotations#ADDRESS} on its member Lease ({@code Coordinator.Builder.address},
  *       {@code --advertise-address}).
  *   <li>{@link #subscribe} listeners hear every change of a shard's owner as this directory sees
- *       it, in order, on the directory's own thread: before and after chain, and replaying them
- *       gives {@link #ownerOf}.
+ *       it, in order, on the directory's own thread: each change's before is the previous
+ *       change's after, and replaying them gives {@link #ownerOf}.
  *   <li>Objects that are not well-formed leases of the component are skipped (and logged).
  * </ul>
  *
@@ -95,12 +95,11 @@ public final class ShardDirectory implements AutoCloseable {
    *
    * @param replicaId the replica ID
    * @param address its {@link LeaseAnnotations#ADDRESS}, or null
-   * @param assignment the name of the assignment it uses ({@link LeaseAnnotations#ASSIGNMENT}), or null
    * @param drained whether its member Lease carries {@link LeaseAnnotations#DRAINED}{@code =true}
    * @param live whether it holds its member Lease and was seen renewing it within its lease
    *     duration (a drained replica can be live: it renews, but takes no shard)
    */
-  public record Member(String replicaId, String address, String assignment, boolean drained, boolean live) {}
+  public record Member(String replicaId, String address, boolean drained, boolean live) {}
 
   /** Hears the changes of shard owners. */
   @FunctionalInterface

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A listing is one state of the server. A tick relies on it: a listing that shows the replica's
- * own member write vouches that each shard lease it shows was unchanged until that write was sent
- * (member renewal). fabric8's informer cache could show a later lease beside an earlier one: its
+ * own member write vouches that each shard lease it shows was unchanged until that write was sent.
+ * fabric8's informer cache could show a later lease beside an earlier one: its
  * {@code list()} is not taken under the lock its events are applied under, and a relist (after
  * 410 Gone) puts its objects one by one and notes its resourceVersion only after all of them.
  */

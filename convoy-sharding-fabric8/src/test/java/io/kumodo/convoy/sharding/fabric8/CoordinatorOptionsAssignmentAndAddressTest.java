@@ -69,15 +69,14 @@ class CoordinatorOptionsAssignmentAndAddressTest {
   }
 
   @Test
-  void theBuiltCoordinatorPublishesTheAssignmentAndTheAddressOnItsMemberLease() throws LeaseStoreException {
+  void theBuiltCoordinatorPublishesTheAddressOnItsMemberLease() throws LeaseStoreException {
     InMemoryLeaseStore store = new InMemoryLeaseStore();
     CoordinatorOptions o = parse("--shards 4 --assignment balanced --advertise-address 10.1.2.3:8080");
     try (Coordinator c = o.coordinatorBuilder("convoy-cm", store).build()) {
       c.prime();
       Lease member = store.list("convoy-cm").stream().filter(l -> l.key().equals(LeaseKey.member("convoy-cm", "cm-a")))
           .findFirst().orElseThrow();
-      assertThat(member.annotations()).containsEntry(LeaseAnnotations.ASSIGNMENT, "balanced")
-          .containsEntry(LeaseAnnotations.ADDRESS, "10.1.2.3:8080");
+      assertThat(member.annotations()).containsEntry(LeaseAnnotations.ADDRESS, "10.1.2.3:8080");
     }
   }
 

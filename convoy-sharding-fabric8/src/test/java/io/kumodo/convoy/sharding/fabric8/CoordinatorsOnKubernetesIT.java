@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.fabric8.Fleet.Replica;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -29,8 +28,6 @@ import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,13 +35,8 @@ import org.slf4j.LoggerFactory;
  * Three coordinators with 2 s leases and a 500 ms renew interval on one mock API server (the
  * fleet fixture {@link MockFleet}: server, fleet and ownership sampler), each with its
  * own {@link KubernetesLeaseStore} and tick thread. The sampler records every shard with two
- * owners; each test ends by asserting there was none. Every test runs once per shard-renewal mode
- * ({@code EACH}: every held lease renewed each interval; {@code MEMBER}: only the member leases),
- * with the same assertions; only the crash take-over is timed from the lease that keeps the
- * crashed replica's shards alive in that mode (its shard lease, or its member lease).
+ * owners; each test ends by asserting there was none.
  */
-@ParameterizedClass(name = "{0} renewal")
-@EnumSource(ShardRenewal.class)
 class CoordinatorsOnKubernetesIT {
   private static final Logger log = LoggerFactory.getLogger(CoordinatorsOnKubernetesIT.class);
   private static final int SHARDS = 8;
@@ -55,15 +47,10 @@ class CoordinatorsOnKubernetesIT {
   private MockFleet mock;
   private KubernetesClient client;
   private Fleet replicas;
-  private final ShardRenewal renewal;
-
-  CoordinatorsOnKubernetesIT(ShardRenewal renewal) {
-    this.renewal = renewal;
-  }
 
   @BeforeEach
   void startThree() {
-    mock = MockFleet.start(renewal, c -> c, true, SHARDS, LEASE, RENEW, "cm-c", "cm-a", "cm-b");
+    mock = MockFleet.start(c -> c, true, SHARDS, LEASE, RENEW, "cm-c", "cm-a", "cm-b");
     client = mock.client;
     replicas = mock.fleet;
     poll(Duration.ofSeconds(10)).until(replicas::ownsByModulo);
@@ -110,8 +97,8 @@ class CoordinatorsOnKubernetesIT {
     Duration handover = Duration.ofNanos(System.nanoTime() - closed);
     // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
     poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
-    log.info("measured ({} renewal): the shards of a closed replica had new owners {} ms after close, all converged {} ms",
-        renewal, handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
+    log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
+        handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
 
     assertThat(replicas.get("cm-a").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
     assertThat(replicas.get("cm-c").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(1, 2));
@@ -134,17 +121,15 @@ class CoordinatorsOnKubernetesIT {
     replicas.crash(crashed); // waits for a tick under way: every write it sent has its answer
     poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
-    // Timed from the last renewal of the lease that kept the shard alive, not from the replica's
-    // last write of any lease: one tick writes its member lease and its shard leases one after
-    // another, and a peer that watches times each lease from the version it saw of that lease. In
-    // member mode that lease is the holder's member lease: its shard leases are not renewed.
+    // Timed from the last write of the shard lease taken first, not from the replica's last write
+    // of any lease: one tick writes its member lease and its shard leases one after another, and a
+    // peer that watches times each lease from the version it saw of that lease.
     long[] firstTake = replicas.acquisitions.stream().filter(a -> itsShards.contains((int) a[1]))
         .min(java.util.Comparator.comparingLong(a -> a[0])).orElseThrow();
-    long lastWrite = crashed.writeTimes.lastSent(renewal == ShardRenewal.MEMBER
-        ? LeaseKey.member(COMPONENT, crashed.id) : LeaseKey.shard(COMPONENT, (int) firstTake[1]));
-    log.info("measured ({} renewal): a crashed replica's first shard ({}) was taken {} ms after its last renewal was sent",
-        renewal, firstTake[1], Duration.ofNanos(firstTake[0] - lastWrite).toMillis());
-    assertThat(Duration.ofNanos(firstTake[0] - lastWrite)).as("time from the last renewal to the takeover")
+    long lastWrite = crashed.writeTimes.lastSent(LeaseKey.shard(COMPONENT, (int) firstTake[1]));
+    log.info("measured: a crashed replica's first shard ({}) was taken {} ms after its last write of it was sent",
+        firstTake[1], Duration.ofNanos(firstTake[0] - lastWrite).toMillis());
+    assertThat(Duration.ofNanos(firstTake[0] - lastWrite)).as("time from the last write of the shard lease to the takeover")
         .isGreaterThanOrEqualTo(LEASE)
         .isLessThan(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2)));
     assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
@@ -157,7 +142,7 @@ class CoordinatorsOnKubernetesIT {
     long started = System.nanoTime();
     replicas.start("cm-d");
     poll(LEASE.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
-    log.info("measured ({} renewal): a joining replica's share was owned {} ms after it started", renewal,
+    log.info("measured: a joining replica's share was owned {} ms after it started",
         Duration.ofNanos(System.nanoTime() - started).toMillis());
 
     for (int k = 0; k < 4; k++) {

@@ -69,26 +69,21 @@ class DirectoryStateTest {
   }
 
   @Test
-  void aShardHeldInMemberRenewalLivesWhileItsHoldersMemberLeaseIsRenewedAndExpiresWithIt() {
-    Map<String, String> incarnation = Map.of(LeaseAnnotations.INCARNATION, "i-1");
-    state.apply("m-a", member("cm-a", incarnation));
-    state.apply("s-1", shard(1, "cm-a", Map.of(LeaseAnnotations.RENEWAL, "member", LeaseAnnotations.INCARNATION,
-        "i-1")));
-    for (int renewal = 0; renewal < 4; renewal++) { // two lease durations, the shard lease never written again
-      now += LEASE.toNanos() / 2;
-      assertThat(state.ownerOf(1)).as("after %d member renewals", renewal).contains(new Owner("cm-a", null));
-      state.apply("m-a", member("cm-a", incarnation));
-    }
-    assertThat(state.sweep()).isEqualTo(now + LEASE.toNanos());
-
-    now += LEASE.toNanos();
-    assertThat(state.ownerOf(1)).as("the member lease observed unchanged for its duration").isEmpty();
+  void aShardLeaseObservedUnchangedForItsDurationHasNoOwnerWhileItsHoldersMemberLeaseIsWritten() {
+    state.apply("m-a", member("cm-a", Map.of()));
+    state.apply("s-1", shard(1, "cm-a", Map.of()));
+    now += LEASE.toNanos() / 2;
+    state.apply("m-a", member("cm-a", Map.of())); // a new version of the member lease only
+    assertThat(state.ownerOf(1)).contains(new Owner("cm-a", null));
+    now += LEASE.toNanos() / 2;
+    state.apply("m-a", member("cm-a", Map.of()));
+    assertThat(state.ownerOf(1)).as("the shard lease observed unchanged for its duration").isEmpty();
     state.sweep();
     assertThat(changes).containsExactly("1:-->cm-a", "1:cm-a->-");
   }
 
   @Test
-  void theSameVersionAgainDoesNotCountAsARenewal() {
+  void theSameVersionAgainDoesNotExtendTheOwner() {
     Lease lease = shard(3, "cm-a", Map.of());
     state.apply("s-3", lease);
     now += LEASE.toNanos() / 2;
@@ -110,13 +105,12 @@ class DirectoryStateTest {
   }
 
   @Test
-  void membersReportAddressAssignmentDrainedAndLiveness() {
-    state.apply("m-a", member("cm-a", Map.of(LeaseAnnotations.ADDRESS, "a:1", LeaseAnnotations.ASSIGNMENT,
-        "balanced", LeaseAnnotations.DRAINED, "true")));
+  void membersReportAddressDrainedAndLiveness() {
+    state.apply("m-a", member("cm-a", Map.of(LeaseAnnotations.ADDRESS, "a:1", LeaseAnnotations.DRAINED, "true")));
     state.apply("m-b", new Lease(LeaseKey.member(C, "cm-b"), "", LEASE, null, null, 0, Map.of(), "v" + ++version));
     assertThat(state.members()).containsExactly(
-        new ShardDirectory.Member("cm-a", "a:1", "balanced", true, true),
-        new ShardDirectory.Member("cm-b", null, null, false, false));
+        new ShardDirectory.Member("cm-a", "a:1", true, true),
+        new ShardDirectory.Member("cm-b", null, false, false));
     now += LEASE.toNanos();
     assertThat(state.members().get(0).live()).isFalse();
   }

@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Clock;
@@ -52,8 +51,6 @@ public final class Fleet implements AutoCloseable {
   private final boolean clientPerReplica;
   private final boolean crashable;
   private volatile Function<String, String> addresses = id -> null;
-  /** The shard-renewal mode of every incarnation started from now on; {@link ShardRenewal#EACH} unless set. */
-  public volatile ShardRenewal renewal = ShardRenewal.EACH;
 
   /**
    * A fleet of {@code shards} shards; {@code clientPerReplica} says whether each incarnation's
@@ -92,7 +89,6 @@ public final class Fleet implements AutoCloseable {
       this.scheduler = crashable ? new StoppableScheduler() : null;
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
           .leaseDuration(lease).renewInterval(renew).leaseStore(checked).address(addresses.apply(id))
-          .shardRenewal(renewal)
           .clock(Clock.offset(Clock.systemUTC(), clockOffset))
           .onChange(change -> change.acquired().forEach(s -> acquisitions.add(new long[] {System.nanoTime(), s})));
       this.coordinator = (scheduler == null ? b : b.scheduler(scheduler)).build();

@@ -53,7 +53,7 @@ class LargeLeaseEventIT {
       Lease renewed = store.update(mine.renewed(T.plusSeconds(1), LEASE));
 
       await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-          .alias("the large Lease's event and the renewal after it on the watch").until(() -> events.size() == 3);
+          .alias("the large Lease's event and the renewed Lease after it on the watch").until(() -> events.size() == 3);
       assertThat(events.get(1).current().resourceVersion()).isEqualTo(annotated.resourceVersion());
       assertThat(events.get(1).current().annotations()).containsEntry("example.com/notes", NOTES);
       assertThat(events.get(2).current().resourceVersion()).isEqualTo(renewed.resourceVersion());

@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 
@@ -23,12 +22,11 @@ public final class MockFleet implements AutoCloseable {
   public final Fleet fleet;
   public final OwnershipSampler sampler;
 
-  private MockFleet(ShardRenewal renewal, UnaryOperator<ConfigBuilder> config, boolean crashable, int shards,
-      Duration lease, Duration renew, String... ids) {
+  private MockFleet(UnaryOperator<ConfigBuilder> config, boolean crashable, int shards, Duration lease,
+      Duration renew, String... ids) {
     api = FaultyApiServer.start();
     client = FaultyApiServer.client(api.port(), config);
     fleet = new Fleet(() -> client, false, crashable, shards, lease, renew);
-    fleet.renewal = renewal;
     for (String id : ids) {
       fleet.start(id);
     }
@@ -41,13 +39,7 @@ public final class MockFleet implements AutoCloseable {
    */
   public static MockFleet start(UnaryOperator<ConfigBuilder> config, boolean crashable, int shards, Duration lease,
       Duration renew, String... ids) {
-    return start(ShardRenewal.EACH, config, crashable, shards, lease, renew, ids);
-  }
-
-  /** As {@link #start(UnaryOperator, boolean, int, Duration, Duration, String...)}, every replica in mode {@code renewal}. */
-  public static MockFleet start(ShardRenewal renewal, UnaryOperator<ConfigBuilder> config, boolean crashable, int shards,
-      Duration lease, Duration renew, String... ids) {
-    return new MockFleet(renewal, config, crashable, shards, lease, renew, ids);
+    return new MockFleet(config, crashable, shards, lease, renew, ids);
   }
 
   /** The server's URL, {@code http://127.0.0.1:port}. */

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A daemon thread that takes a {@link #sample()} about every {@code period} from {@link #start()}
  * until {@link #close()}, and one last one then: the loop of the test samplers
- * ({@link OwnershipSampler}, {@link DirectorySampler}). Public for their public methods.
+ * ({@link OwnershipSampler}). Public for its public methods.
  */
 public abstract class SamplingThread implements AutoCloseable {
   private final Thread thread;

@@ -83,9 +83,9 @@ class ShardDirectoryIT {
     assertThat(directoryOwners()).containsEntry(0, "cm-a@10.0.0.1:8080").containsEntry(1, "cm-b@10.0.0.2:8080")
         .containsEntry(2, "cm-c@10.0.0.3:8080");
     assertThat(directory.members()).containsExactly(
-        new Member("cm-a", "10.0.0.1:8080", "modulo", false, true),
-        new Member("cm-b", "10.0.0.2:8080", "modulo", false, true),
-        new Member("cm-c", "10.0.0.3:8080", "modulo", false, true));
+        new Member("cm-a", "10.0.0.1:8080", false, true),
+        new Member("cm-b", "10.0.0.2:8080", false, true),
+        new Member("cm-c", "10.0.0.3:8080", false, true));
 
     // An operator drains shard 3: its owner frees it, nobody takes it, the directory names nobody.
     setShardDrained(3, true);
@@ -150,8 +150,8 @@ class ShardDirectoryIT {
       int shard = ShardKey.shardOf("demo" + "/" + "cluster-07", directory.shardCount());
       assertThat(directory.ownerOf(shard)).isEqualTo(owner);
       for (ShardDirectory.Member m : directory.members()) {
-        heard.add(String.format("%s live=%s drained=%s assignment=%s address=%s", m.replicaId(), m.live(),
-            m.drained(), m.assignment(), m.address()));
+        heard.add(String.format("%s live=%s drained=%s address=%s", m.replicaId(), m.live(),
+            m.drained(), m.address()));
       }
       AutoCloseable subscription = directory.subscribe((s, before, after) ->
           heard.add("shard " + s + ": " + before.map(ShardDirectory.Owner::replicaId).orElse("-") + " -> "
@@ -169,8 +169,8 @@ class ShardDirectoryIT {
         ShardKey.shardOf("demo", "cluster-07", SHARDS) % 2)).address;
     assertThat(forwarded).containsExactly(expected);
     assertThat(retried).containsExactly("demo/cluster-07");
-    assertThat(heard).startsWith("cm-a live=true drained=false assignment=modulo address=10.0.0.1:8080",
-        "cm-b live=true drained=false assignment=modulo address=10.0.0.2:8080");
+    assertThat(heard).startsWith("cm-a live=true drained=false address=10.0.0.1:8080",
+        "cm-b live=true drained=false address=10.0.0.2:8080");
     assertThat(heard).anySatisfy(l -> assertThat(l).matches("shard \\d+: cm-[ab] -> -"));
   }
 
@@ -268,7 +268,7 @@ class ShardDirectoryIT {
     return owners;
   }
 
-  /** Checks that each shard's changes chain (before = the previous after) and returns the last owners. */
+  /** Checks that each shard's changes follow on (before = the previous after) and returns the last owners. */
   @SuppressWarnings("unchecked")
   private static Map<Integer, String> replay(ConcurrentLinkedQueue<Object[]> changes) {
     Map<Integer, Optional<Owner>> last = new HashMap<>();

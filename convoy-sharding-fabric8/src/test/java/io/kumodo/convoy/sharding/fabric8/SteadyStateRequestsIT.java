@@ -9,14 +9,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,9 +20,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The request log of the mock server shows what a steady-state tick costs: one PUT per held
  * lease (the member lease and each owned shard lease), no GET or LIST, as reads come from the
- * watch cache. In member mode ({@link ShardRenewal#MEMBER}) a steady-state tick sends one PUT,
- * of the member lease, and the shard leases keep their resourceVersion. The coordinators run on a
- * scheduler that never runs, so only explicit {@code tickNow()} calls tick.
+ * watch cache. The coordinators run on a scheduler that never runs, so only explicit
+ * {@code tickNow()} calls tick.
  */
 @ExtendWith(WithFaultyApiServer.class)
 class SteadyStateRequestsIT {
@@ -41,8 +36,8 @@ class SteadyStateRequestsIT {
   void steadyStateTickSendsOnePutPerHeldLeaseAndNoRead() throws Exception {
     try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
-        Coordinator a = coordinator("cm-a", storeA, ShardRenewal.EACH);
-        Coordinator b = coordinator("cm-b", storeB, ShardRenewal.EACH)) {
+        Coordinator a = coordinator("cm-a", storeA);
+        Coordinator b = coordinator("cm-b", storeB)) {
       startAndConverge(storeA, a, b);
 
       for (int round = 0; round < 3; round++) {
@@ -51,32 +46,6 @@ class SteadyStateRequestsIT {
         assertThat(requestsOfOneTick(b)).containsExactlyInAnyOrder("PUT convoy-cm-member-cm-b",
             "PUT convoy-cm-shard-1", "PUT convoy-cm-shard-3", "PUT convoy-cm-shard-5", "PUT convoy-cm-shard-7");
       }
-      a.close();
-      b.close();
-    }
-  }
-
-  @Test
-  @SuppressWarnings("try") // closes the coordinators before the stores of the try block, on purpose
-  void steadyStateTickInMemberModeSendsOnePutOfTheMemberLeaseAndLeavesTheShardLeasesUnchanged() throws Exception {
-    try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
-        KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS);
-        Coordinator a = coordinator("cm-a", storeA, ShardRenewal.MEMBER);
-        Coordinator b = coordinator("cm-b", storeB, ShardRenewal.MEMBER)) {
-      startAndConverge(storeA, a, b);
-      // The takes' follow-up: ticks until a tick of each sends the member lease only.
-      await().atMost(Duration.ofSeconds(10)).until(() -> requestsOfOneTick(a).size() == 1
-          && requestsOfOneTick(b).size() == 1);
-      Map<String, String> versions = shardVersions();
-
-      for (int round = 0; round < 3; round++) {
-        assertThat(requestsOfOneTick(a)).containsExactly("PUT convoy-cm-member-cm-a");
-        assertThat(requestsOfOneTick(b)).containsExactly("PUT convoy-cm-member-cm-b");
-      }
-      assertThat(shardVersions()).as("shard leases by resourceVersion after three steady ticks each")
-          .isEqualTo(versions);
-      assertThat(a.ownedShards()).containsExactly(0, 2, 4, 6);
-      assertThat(b.ownedShards()).containsExactly(1, 3, 5, 7);
       a.close();
       b.close();
     }
@@ -92,15 +61,6 @@ class SteadyStateRequestsIT {
       b.tickNow();
       return a.ownedShards().equals(Set.of(0, 2, 4, 6)) && b.ownedShards().equals(Set.of(1, 3, 5, 7));
     });
-  }
-
-  /** The shard leases' resourceVersions, by name. */
-  private Map<String, String> shardVersions() {
-    Map<String, String> versions = new TreeMap<>();
-    for (Lease l : client.leases().inNamespace(NS).withLabel(LeaseNames.ROLE_LABEL, "shard").list().getItems()) {
-      versions.put(l.getMetadata().getName(), l.getMetadata().getResourceVersion());
-    }
-    return versions;
   }
 
   /** Runs one tick of {@code c} and returns its requests as "METHOD lease-name". */
@@ -120,13 +80,12 @@ class SteadyStateRequestsIT {
     return requests;
   }
 
-  private static Coordinator coordinator(String id, KubernetesLeaseStore store, ShardRenewal renewal) {
+  private static Coordinator coordinator(String id, KubernetesLeaseStore store) {
     return Coordinator.builder()
         .component("convoy-cm")
         .replicaId(id)
         .shardCount(8)
         .leaseStore(store)
-        .shardRenewal(renewal)
         .scheduler(StoppableScheduler.NEVER)
         .build();
   }
