@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * another replica, or none, owned it;
  * <li>is owned now and, since this source last sent its resources, was found not owned by a
  * filter or the gate ({@link ShardOf#owns}): a shard can stop being owned for a moment and be
- * owned again with no change published (a renewal sent before its fencing deadline that lands
+ * owned again with no change published (a lease write sent before its fencing deadline that lands
  * after it), so no acquisition would follow. Checked every renew interval.
  * </ul>
  * When it starts it also sends one for every cached resource of an owned shard, so an

@@ -23,7 +23,7 @@ import java.util.function.Function;
  * <p>It also counts, per shard and coordinator (shared by every {@code ShardOf} of one
  * coordinator), the checks that found the shard not owned: the events a filter dropped and the
  * reconciles the gate refused. A shard can be not owned for a moment and owned again with no
- * ownership change published (a renewal sent before its fencing deadline that lands after it);
+ * ownership change published (a lease write sent before its fencing deadline that lands after it);
  * {@link AcquiredShardsEventSource} re-triggers the resources of a shard with such misses once it
  * is owned again, so no dropped event is lost.
  *

@@ -38,15 +38,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A shard can stop being owned for a moment and be owned again: a renewal sent before the
+ * A shard can stop being owned for a moment and be owned again: a lease write sent before the
  * shard's fencing deadline that lands after it (a stalled API server, a starved tick thread).
  * {@code owns} is false in between, so a filter drops the resource's event or the gate refuses
  * its reconcile. The coordinator reports the lapse (a release, then an acquisition), and the glue
  * reconciles the resource once the shard is owned again, once.
  *
  * <p>The coordinator runs on an injected ticker and ticks only when the test calls
- * {@code tickNow()}: 2 s leases, 500 ms renew interval, so a renewal counts for 1.6 s from its
- * send.
+ * {@code tickNow()}: 2 s leases, 500 ms renew interval, so a renewed lease counts for 1.6 s from
+ * the send.
  */
 class LateRenewalTest {
   private static final Duration RENEW = Duration.ofMillis(500);
@@ -61,7 +61,7 @@ class LateRenewalTest {
   private Coordinator coordinator;
   private ShardOf<ConfigMap> shards;
   private AcquiredShardsEventSource<ConfigMap> source;
-  /** When the shard became owned, with a renewal sent: it counts until 1.6 s later. */
+  /** When the shard became owned, with a lease write sent: it counts until 1.6 s later. */
   private long base;
 
   @BeforeEach
@@ -134,7 +134,7 @@ class LateRenewalTest {
   }
 
   /**
-   * A tick 1.5 s after the last renewal whose shard renewal lands at 1.7 s, after the 1.6 s
+   * A tick 1.5 s after the last renew whose shard lease write lands at 1.7 s, after the 1.6 s
    * deadline of the last one;
    * {@code whileLapsed} runs while it is in flight, when the shard is not owned.
    */
@@ -142,7 +142,7 @@ class LateRenewalTest {
     now.set(base + Duration.ofMillis(1500).toNanos());
     store.onShardUpdate = () -> {
       now.set(base + Duration.ofMillis(1700).toNanos());
-      assertThat(coordinator.owns(0)).as("owned while the renewal is in flight").isFalse();
+      assertThat(coordinator.owns(0)).as("owned while the lease write is in flight").isFalse();
       whileLapsed.run();
     };
     coordinator.tickNow();

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Separate processes, as in production: an {@code api-server} and three {@code replica}
  * processes of {@code convoy-demo.jar}. A SIGKILLed replica's shards are taken only a lease
- * duration after its last renewal of them; a SIGTERMed one frees its shards, which are reowned within about one renew
+ * duration after it last renewed them; a SIGTERMed one frees its shards, which are reowned within about one renew
  * interval.
  */
 class MultiProcessIT {
@@ -70,18 +70,18 @@ class MultiProcessIT {
 
       // SIGKILL r-c: nothing is freed; its shards keep their holder until their leases expire.
       replicas.get("r-c").destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      // Its last renewal of each of its shard leases (all processes share this machine's clock).
-      Map<Integer, Instant> lastRenewal = new HashMap<>();
+      // When it last renewed each of its shard leases (all processes share this machine's clock).
+      Map<Integer, Instant> lastRenewed = new HashMap<>();
       for (int shard : List.of(2, 5)) {
         Lease lease = shardLease(client, shard);
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("r-c");
-        lastRenewal.put(shard, lease.getSpec().getRenewTime().toInstant());
+        lastRenewed.put(shard, lease.getSpec().getRenewTime().toInstant());
       }
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
           .until(() -> holders(client).equals(expected(List.of("r-a", "r-b"))));
       for (int shard : List.of(2, 5)) {
         Instant taken = shardLease(client, shard).getSpec().getAcquireTime().toInstant();
-        assertThat(Duration.between(lastRenewal.get(shard), taken)).as("shard %d taken only after the 3 s lease "
+        assertThat(Duration.between(lastRenewed.get(shard), taken)).as("shard %d taken only after the 3 s lease "
             + "duration since r-c last renewed it", shard).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
       }
 

@@ -74,8 +74,8 @@ public final class JosdkReplica {
 
   /**
    * Stops the operator and the lease store and leaves the coordinator running, its leases held:
-   * once the caller also cuts its API access (closes its client), no renewal succeeds again, it
-   * stops owning its shards when their renewals are overdue, and the others take them once the
+   * once the caller also cuts its API access (closes its client), no lease write succeeds again, it
+   * stops owning its shards when renewing them is overdue, and the others take them once the
    * leases expire, as after a crash. {@link #coordinator()}{@code .close()} ends it.
    */
   public void abandon() {

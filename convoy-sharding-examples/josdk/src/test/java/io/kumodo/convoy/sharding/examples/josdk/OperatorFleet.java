@@ -95,7 +95,7 @@ final class OperatorFleet implements AutoCloseable {
   }
 
   /**
-   * Crashes replica {@code id}: its operator stops and its client is closed, so no renewal
+   * Crashes replica {@code id}: its operator stops and its client is closed, so no lease write
    * succeeds again; its leases are not freed, they expire. Its coordinator, still ticking in
    * vain, is closed with the fleet.
    */

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * {@link LeaderBoard}.
  *
  * <p>The elector's loop runs on an executor of this replica that {@link #crash()} kills: the
- * renewal already running finishes, no other starts and nothing is released, as when the process
+ * lease write already running finishes, no other starts and nothing is released, as when the process
  * dies.
  */
 final class ElectorReplica {
@@ -75,7 +75,7 @@ final class ElectorReplica {
     running.cancel(true);
   }
 
-  /** A crash: no renewal after the running one, nothing released. */
+  /** A crash: no lease write after the running one, nothing released. */
   void crash() throws InterruptedException {
     executor.kill();
     loop.shutdown();
