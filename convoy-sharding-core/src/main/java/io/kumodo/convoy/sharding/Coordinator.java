@@ -171,7 +171,7 @@ public final class Coordinator implements AutoCloseable {
    * The fencing token of an owned shard: {@code epoch * 2^31 + leaseTransitions} of its lease
    * when this replica took it. It grows with every change of owner and never goes backwards,
    * also when the lease is deleted and created again, reaches the int32 limit of
-   * {@code leaseTransitions}, or every replica restarts (see docs/failure-model.md for the
+   * {@code leaseTransitions}, or every replica restarts (see docs/guarantees.md for the
    * assumption). A lease written by an earlier version (no epoch) gives its transition count, as
    * before. Stamp writes with it so that a downstream system can reject a stale owner. -1 when
    * the shard is not owned.

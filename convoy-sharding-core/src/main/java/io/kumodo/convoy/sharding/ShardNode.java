@@ -23,7 +23,7 @@ package io.kumodo.convoy.sharding;
  * holder's fencing deadline has passed, as for an expiry, whatever this replica saw or did not see.
  * That holder may run with a longer {@code --lease-duration} (a rolling update changing it), so the
  * wait is the longest duration the member leases this replica listed declare, if longer than its
- * own ({@code ShardListing.longest}); one it never listed is outside docs/failure-model.md's
+ * own ({@code ShardListing.longest}); one it never listed is outside docs/guarantees.md's
  * assumptions. Until then the lease is held (renewed, so peers find it taken) but not owned; a lease freed in
  * that wait would let a peer take it and own it at once, so it is kept until the wait is over. A
  * fresh installation therefore waits a lease duration for its first ownership.

@@ -140,7 +140,7 @@ public final class FaultSimulation {
 
   /**
    * The clock rate drift the guarantees allow with the default fencing margin m = min(L/5, (L -
-   * R)/2): every clock within a fraction m / (2L - m) of real time (docs/failure-model.md,
+   * R)/2): every clock within a fraction m / (2L - m) of real time (docs/guarantees.md,
    * assumption 1). A holder then stops owning, on a clock slow by that much, before a taker whose
    * clock is fast by that much has seen its lease unchanged for L.
    */
@@ -195,7 +195,7 @@ public final class FaultSimulation {
     long settleStart = time.read();
     long settled = -1;
     // Sampled every R/50 and at the deadline itself: the longest path (a delete just after a
-    // regular tick, R + R + L on the slowest clock, docs/failure-model.md) ends within a step
+    // regular tick, R + R + L on the slowest clock, docs/guarantees.md) ends within a step
     // before the deadline (seed 10550, each mode: 134 ms), and a sample after it must not count.
     long step = renew.toNanos() / 50;
     long deadline = settleStart + bound().toNanos();

@@ -36,7 +36,7 @@ final class SimChecker {
   }
 
   /**
-   * The fencing token of {@code lease} as the coordinators compute it (docs/failure-model.md):
+   * The fencing token of {@code lease} as the coordinators compute it (docs/guarantees.md):
    * {@code epoch * 2^31 + leaseTransitions}, the epoch the larger of the epoch annotation and the
    * lease's creation second.
    */

@@ -28,13 +28,13 @@ import org.slf4j.LoggerFactory;
  * case: no shard has two owners at any sample, no coordinator runs two ticks at once, failed
  * calls are retried at later ticks, a replica that cannot renew stops owning, and after the fault
  * every shard is owned again within the lease duration plus two renew intervals, and the member
- * set forms again. The clients use the settings docs/failure-model.md recommends.
+ * set forms again. The clients use the settings docs/guarantees.md recommends.
  */
 class ApiServerFaultsIT {
   private static final Logger log = LoggerFactory.getLogger(ApiServerFaultsIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  /** Every shard is owned again within this after a fault ends (docs/failure-model.md). */
+  /** Every shard is owned again within this after a fault ends (docs/guarantees.md). */
   private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2));
   private static final int SHARDS = 8;
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What fabric8 8.0's own retries do to one lease write, the facts behind the client settings
- * docs/failure-model.md recommends: a 5xx or 429 is retried inside the write
+ * docs/guarantees.md recommends: a 5xx or 429 is retried inside the write
  * ({@code requestRetryBackoffLimit} times, after {@code requestRetryBackoffInterval} doubling up
  * to 32 times), a Retry-After is not waited for, and a request timeout is not retried.
  */

@@ -39,7 +39,7 @@ final class Clients {
       config = Config.autoConfigure(null);
     }
     // The coordinator retries at its next tick: fabric8's own retries would only hold the tick
-    // (docs/failure-model.md). A request may take at most a few seconds.
+    // (docs/guarantees.md). A request may take at most a few seconds.
     config.setRequestRetryBackoffLimit(0);
     config.setRequestTimeout(5_000);
     return new KubernetesClientBuilder().withConfig(config).build();

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *       ({@code ExtraTickBeforeRegularTest}).
  * </ul>
  *
- * <p>The clients reconnect a lost watch after 200 ms (docs/failure-model.md recommends 1 s or
+ * <p>The clients reconnect a lost watch after 200 ms (docs/guarantees.md recommends 1 s or
  * lower). With fabric8's default of 1 s, a watch the server closed is often replaced by the store
  * first, a second after it went down, which costs a LIST where the reconnect resumes the watch
  * from the watch cache for nothing. The window is timed by when the server's two metrics answers

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * cache, kube-apiserver serves a resumed watch from its own history and compaction does not reach
  * the client; see docs/testing.md). After each fault: no shard ever had two owners (sampled
  * throughout), every shard is owned by a live replica within L + 2R of the fault's end
- * (docs/failure-model.md), and no lease is left held by the replica that died meanwhile.
+ * (docs/guarantees.md), and no lease is left held by the replica that died meanwhile.
  */
 @ExtendWith(RealKube.class)
 @RealKube.OwnServer(flags = {"--watch-cache=false"})
@@ -62,7 +62,7 @@ class ServerFaultsOnRealServerIT {
   private void startFour(TestInfo test, Consumer<RealReplicas> configure) {
     String component = "f-" + test.getTestMethod().orElseThrow().getName().substring(0, 10).toLowerCase();
     replicas = new RealReplicas(kube, component, SHARDS, LEASE, RENEW);
-    // The bound after a fault assumes a request timeout of at most R (docs/failure-model.md).
+    // The bound after a fault assumes a request timeout of at most R (docs/guarantees.md).
     replicas.requestTimeout = RENEW;
     configure.accept(replicas);
     for (String id : FOUR) {
@@ -88,7 +88,7 @@ class ServerFaultsOnRealServerIT {
    * compacted at its newest revision, and one replica dies meanwhile; when the others' traffic
    * flows again, fabric8 resumes each watch from the last revision it saw, which etcd no longer
    * has: 410 Gone, then fabric8 lists again. The clients reconnect a lost watch after 100 ms
-   * (docs/failure-model.md recommends 1 s or lower), well before the store would replace a cache
+   * (docs/guarantees.md recommends 1 s or lower), well before the store would replace a cache
    * whose watch is down (after a second), so the store's own informer is the one that meets the 410.
    */
   @Test
