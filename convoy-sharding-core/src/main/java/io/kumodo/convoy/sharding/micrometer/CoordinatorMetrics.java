@@ -28,7 +28,7 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Meters (every one tagged {@code component} and {@code replica}); the full list with units
- * is in docs/metrics.md:
+ * is in docs/operations.md:
  * <ul>
  *   <li>{@code convoy.sharding.owned.shards} (gauge), {@code convoy.sharding.live.members} (gauge)
  *   <li>{@code convoy.sharding.tick} (timer)

@@ -29,9 +29,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-/** docs/metrics.md stays true: its binding example compiles and yields exactly its table; its log line is the one logged. */
+/** docs/operations.md stays true: its binding example compiles and yields exactly its table; its log line is the one logged. */
 class MetricsDocTest {
-  private static final Path DOC = Path.of("..", "docs", "metrics.md");
+  private static final Path DOC = Path.of("..", "docs", "operations.md");
   private static final Pattern ROW = Pattern.compile("^\\| `(convoy\\.sharding\\.[a-z.]+)` \\| (gauge|timer|counter) \\|");
 
   @Test
@@ -41,7 +41,7 @@ class MetricsDocTest {
     LeaseStore store = new InMemoryLeaseStore();
     FreeShardLeases.install(store, "convoy-cm", 4);
 
-    // As in docs/metrics.md, "Binding":
+    // As in docs/operations.md, "Binding":
     MeterRegistry registry = new SimpleMeterRegistry();
     CoordinatorMetrics metrics = new CoordinatorMetrics(registry);
     Coordinator coordinator = options.coordinatorBuilder("convoy-cm", store)
@@ -91,7 +91,7 @@ class MetricsDocTest {
         "`io.kumodo.convoy.sharding.Coordinator`");
   }
 
-  /** The meters of the table in docs/metrics.md, name to type. */
+  /** The meters of the table in docs/operations.md, name to type. */
   private static Map<String, String> documentedMeters() throws Exception {
     Map<String, String> meters = new TreeMap<>();
     for (String line : Files.readAllLines(DOC)) {
