@@ -182,7 +182,7 @@ final class TickScheduler {
   /**
    * The least time from a tick to one that a lease event causes: 4 µs per lease a tick reads, at
    * least 1 ms, at most {@link #minTickGap()}. A tick costs about 1 µs of CPU per lease (the scale
-   * simulator's figures in docs/performance.md), so lease events keep a replica busy a quarter of
+   * simulator's figures in docs/notes/2026-12-02-performance-runs.md), so lease events keep a replica busy a quarter of
    * the time at most; on a small component the next event tick is a millisecond away, not 20:
    * in a hand-over, the events of the frees, of the member release and of survivors' frees come
    * one after the other, each worth a tick (GracefulHandoverFloorTest).
