@@ -29,9 +29,8 @@ public interface CoordinatorEvents {
 
   /**
    * What a lease write did. {@link #label()} is the {@code operation} tag of the
-   * {@code convoy.sharding.lease.writes} meter and the string of the deprecated
-   * {@link CoordinatorEvents#write(LeaseRole, String, Outcome)}; a take-back and a mark share
-   * the label of the write they were counted as before ({@code renew}, {@code free}).
+   * {@code convoy.sharding.lease.writes} meter; a take-back shares the label {@code renew}, a mark
+   * the label {@code free}.
    */
   enum Operation {
     /** Create a missing member or shard lease. */
@@ -69,29 +68,13 @@ public interface CoordinatorEvents {
   default void tick(Duration took) {}
 
   /**
-   * A lease write ended. The coordinator calls this method; by default it calls
-   * {@link #write(LeaseRole, String, Outcome)} with {@link Operation#label()}, so an implementation
-   * of that method keeps receiving every write.
+   * A lease write ended.
    *
    * @param role member or shard lease
    * @param operation what the write did
    * @param outcome what happened
    */
-  default void write(LeaseRole role, Operation operation, Outcome outcome) {
-    write(role, operation.label(), outcome);
-  }
-
-  /**
-   * A lease write ended, with its operation as a string.
-   *
-   * @param role member or shard lease
-   * @param operation {@code create}, {@code renew}, {@code take}, {@code free} or {@code delete}
-   * @param outcome what happened
-   * @deprecated override {@link #write(LeaseRole, Operation, Outcome)}; this one is still called
-   *     (with {@link Operation#label()}) unless that one is overridden
-   */
-  @Deprecated
-  default void write(LeaseRole role, String operation, Outcome outcome) {}
+  default void write(LeaseRole role, Operation operation, Outcome outcome) {}
 
   /** This replica took the expired lease of {@code shard} from {@code previousHolder}. */
   default void takeover(int shard, String previousHolder) {}
@@ -125,12 +108,6 @@ public interface CoordinatorEvents {
 
       @Override
       public void write(LeaseRole role, Operation operation, Outcome outcome) {
-        each(e -> e.write(role, operation, outcome));
-      }
-
-      @Override
-      @Deprecated
-      public void write(LeaseRole role, String operation, Outcome outcome) {
         each(e -> e.write(role, operation, outcome));
       }
 

@@ -93,26 +93,11 @@ public final class CoordinatorMetrics implements CoordinatorEvents {
 
   @Override
   public void write(LeaseRole role, Operation operation, Outcome outcome) {
-    count(role, operation.label(), outcome);
-  }
-
-  /**
-   * Counts a write given by its operation's label.
-   *
-   * @deprecated the coordinator calls {@link #write(LeaseRole, Operation, Outcome)}
-   */
-  @Override
-  @Deprecated
-  public void write(LeaseRole role, String operation, Outcome outcome) {
-    count(role, operation, outcome);
-  }
-
-  private void count(LeaseRole role, String operation, Outcome outcome) {
     if (tick == null) {
       return;
     }
     Counter.builder("convoy.sharding.lease.writes").description("lease writes by role, operation and outcome")
-        .tags(tags).tag("role", role.label()).tag("operation", operation)
+        .tags(tags).tag("role", role.label()).tag("operation", operation.label())
         .tag("outcome", outcome.name().toLowerCase(Locale.ROOT)).register(registry).increment();
   }
 
