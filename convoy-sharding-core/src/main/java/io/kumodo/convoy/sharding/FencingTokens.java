@@ -21,8 +21,8 @@ import java.util.Map;
  *
  * <p>Every other write by which a replica comes to own a lease (a take, a take-back of its own) also
  * writes a token above the highest this replica has seen of that shard ({@link #atLeast}): an
- * operator who edits {@code leaseTransitions} down or restores a saved copy of a lease writes an
- * older token, and the next take would otherwise hand out a token below one issued before.
+ * operator who edits {@code leaseTransitions} down writes an older token, and the next take
+ * would otherwise hand out a token below one issued before.
  */
 final class FencingTokens {
   /** The largest transition count a Kubernetes Lease can hold (int32). */
@@ -71,7 +71,7 @@ final class FencingTokens {
   /**
    * {@code request}, a write of a shard lease by this replica, never below {@code highestSeen}, the
    * highest token it has seen of that shard, and above it when {@code strictly}: a take, or any write
-   * but one that goes on with the holding whose token this replica last wrote (an edited or restored
+   * but one that goes on with the holding whose token this replica last wrote (an edited
    * lease may carry an older {@code leaseTransitions}, or the token of another owner's holding).
    */
   static Lease aboveSeen(Lease request, long highestSeen, boolean strictly) {

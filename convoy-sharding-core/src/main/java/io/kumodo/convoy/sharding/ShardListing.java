@@ -112,7 +112,7 @@ final class ShardListing {
 
   /**
    * Writes each listed shard lease whose fencing token is below the highest this replica has seen
-   * of that shard (an operator's edit or a restored copy wrote an older leaseTransitions or epoch)
+   * of that shard (an operator's edit wrote an older leaseTransitions or epoch)
    * back above it: its epoch annotation alone, by a compare-and-swap on the listed version, so
    * that a replica which never saw the higher token (one started since) takes it above too. Not
    * the leases this replica wrote since {@code now} (they carry no lower token). Counted as renewals.

@@ -161,7 +161,7 @@ final class TickScheduler {
       return before != null && after != null && !before.annotations().equals(after.annotations());
     }
     if (before != null && after != null && after.transitions() < before.transitions()) {
-      return true; // written back (an edit, a restored copy), whoever it names: its token is raised at once
+      return true; // written back by an edit, whoever it names: its token is raised at once
     }
     if (after != null && after.holder().equals(settings.replicaId())
         && (before == null || !before.holder().equals(settings.replicaId()))) {

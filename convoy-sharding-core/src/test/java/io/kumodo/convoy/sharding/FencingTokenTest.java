@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The fencing tokens of a shard never go backwards: across a deletion and re-creation of its
  * lease (whether or not a live replica saw the deleted one), the int32 limit of
- * {@code leaseTransitions}, restarts of every replica, and an operator's edit or restore of a lease
+ * {@code leaseTransitions}, restarts of every replica, and an operator's edit of a lease
  * that writes an older {@code leaseTransitions} (while a running replica saw the higher token). ({@link TestCluster} checks every
  * 100 ms that no shard has two owners.)
  */
@@ -104,7 +104,7 @@ class FencingTokenTest {
     assertThat(a.coordinator.owns(0)).isTrue();
     long before = a.coordinator.fencingToken(0);
     Lease held = cluster.store.get(SHARD_0);
-    // kubectl edit: leaseTransitions 6 -> 0 (a restored copy from before the first take writes the same)
+    // kubectl edit: leaseTransitions 6 -> 0
     cluster.store.put(held.withHolder(held.holder(), held.acquireTime(), held.renewTime(), 0));
     cluster.run(TestCluster.LEASE.multipliedBy(3));
     TestCluster.Replica owner = a.coordinator.owns(0) ? a : b;
@@ -125,7 +125,7 @@ class FencingTokenTest {
     cluster.run(Duration.ofMinutes(1));
     long before = a.coordinator.fencingToken(0);
     Lease held = cluster.store.get(SHARD_0);
-    // kubectl edit: leaseTransitions 6 -> 0 (a restored copy from before the first take writes the same)
+    // kubectl edit: leaseTransitions 6 -> 0
     cluster.store.put(held.withHolder(held.holder(), held.acquireTime(), held.renewTime(), 0));
     cluster.run(Duration.ofSeconds(1));
     assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).as("raised at once").isGreaterThan(before);
@@ -138,17 +138,17 @@ class FencingTokenTest {
   }
 
   @Test
-  void aRestoredCopyNamingAReplicaItselfMakesThatReplicaRaiseItsTokenAtOnceNotAtItsNextRenewInterval() {
+  void anEditNamingAnEarlierHolderWithItsLowerTokenMakesThatReplicaRaiseTheTokenAtOnceNotAtItsNextRenewInterval() {
     TestCluster cluster = new TestCluster(2);
     TestCluster.Replica b = cluster.start("cm-b"); // alone: holds both shards
     cluster.run(Duration.ofSeconds(5));
-    Lease saved = cluster.store.get(SHARD_0); // kubectl get -o yaml > saved.yaml: cm-b's, transitions 1
+    Lease earlier = cluster.store.get(SHARD_0); // cm-b's holding, transitions 1
     // cm-a, without a watch, ticks only every renew interval; it takes shard 0 (transitions 2)
     TestCluster.Replica a = cluster.start("cm-a", new FaultyLeaseStore(cluster.store).withoutWatch());
     cluster.run(Duration.ofSeconds(30));
     assertThat(a.coordinator.owns(0)).isTrue();
     long before = a.coordinator.fencingToken(0);
-    cluster.store.put(saved); // kubectl replace -f saved.yaml: names cm-b, as if it took it
+    cluster.store.put(earlier); // kubectl edit: holder cm-b, leaseTransitions 1, as if cm-b took it
     cluster.run(Duration.ofMillis(500));
     assertThat(FencingTokens.of(cluster.store.get(SHARD_0))).as("raised by cm-b's tick at once").isGreaterThan(before);
     assertThat(b.coordinator.owns(0)).isFalse();

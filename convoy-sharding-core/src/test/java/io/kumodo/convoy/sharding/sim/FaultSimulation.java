@@ -52,8 +52,7 @@ import java.util.Random;
  * process is paused and two processes with one ID ({@link SimSameId}; {@link
  * Builder#sameIdFaults} turns them off), and switches of the shard-renewal mode, each to member
  * and member to each, of one process or rolling ({@link SimModeSwitch}; {@link
- * Builder#modeSwitchFaults}), and an operator restoring saved copies of leases ({@link SimRestores};
- * {@link Builder#restoreFaults}). Each process sees the store with a watch, without one, or with a
+ * Builder#modeSwitchFaults}). Each process sees the store with a watch, without one, or with a
  * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
  * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
  * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
@@ -93,8 +92,6 @@ public final class FaultSimulation {
   private final List<SimFault> catalogue;
   private final SimChecker checker;
   final SimDrains drains = new SimDrains(this);
-  /** The operator who saves copies of leases and restores them ({@link SimRestores}). */
-  final SimRestores restores;
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
   private int nextId;
@@ -116,8 +113,7 @@ public final class FaultSimulation {
     this.leaseNow = b.lease;
     this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
-    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.restoreFaults, b.leaseDurationFaults);
-    this.restores = new SimRestores(this, b.restoreFaults);
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.leaseDurationFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
@@ -388,7 +384,6 @@ public final class FaultSimulation {
     private ShardRenewal renewal = ShardRenewal.EACH;
     private boolean sameIdFaults = true;
     private boolean modeSwitchFaults = true;
-    private boolean restoreFaults;
     private boolean leaseDurationFaults;
     private boolean loseFirstOnChange;
 
@@ -435,16 +430,6 @@ public final class FaultSimulation {
      */
     public Builder modeSwitchFaults(boolean modeSwitchFaults) {
       this.modeSwitchFaults = modeSwitchFaults;
-      return this;
-    }
-
-    /**
-     * Whether an operator may restore saved copies of leases over the current ones, by an
-     * unconditional update or by delete and create ({@link SimRestores}); default false (opt-in
-     * while they find holes).
-     */
-    public Builder restoreFaults(boolean restoreFaults) {
-      this.restoreFaults = restoreFaults;
       return this;
     }
 

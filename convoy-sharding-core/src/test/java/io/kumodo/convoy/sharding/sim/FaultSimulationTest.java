@@ -31,15 +31,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
  * its seed and mode). Every fault family is on, two processes with one replica ID ({@link
  * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included, but the
- * restores of saved lease copies ({@link SimRestores}), opt-in while they find holes, and the
  * changes of {@code --lease-duration} ({@link SimLeaseDurations}), opt-in.
  * {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only, {@code
  * -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the threads,
  * {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code
  * -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the
  * N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} and {@code
- * -Dconvoy.sim.modeSwitch=false} turn those two families off, {@code -Dconvoy.sim.restore=true}
- * turns the restores on, {@code -Dconvoy.sim.leaseDurations=true} the lease-duration changes.
+ * -Dconvoy.sim.modeSwitch=false} turn those two families off, {@code -Dconvoy.sim.leaseDurations=true}
+ * turns the lease-duration changes on.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -53,17 +52,12 @@ class FaultSimulationTest {
   /** The switches of the shard-renewal mode ({@link SimModeSwitch}); {@code false} turns them off. */
   private static final boolean MODE_SWITCH =
       Boolean.parseBoolean(System.getProperty("convoy.sim.modeSwitch", "true"));
-  /**
-   * The restores of saved lease copies ({@link SimRestores}); opt-in ({@code true} turns them on)
-   * while they find two owners and fencing tokens going back on main (docs/testing.md).
-   */
-  private static final boolean RESTORE = Boolean.parseBoolean(System.getProperty("convoy.sim.restore", "false"));
   /** The changes of {@code --lease-duration} ({@link SimLeaseDurations}); opt-in with {@code true}. */
   private static final boolean LEASE_DURATIONS =
       Boolean.parseBoolean(System.getProperty("convoy.sim.leaseDurations", "false"));
   /**
    * A search at least this long must have switched modes both ways, one process and rolling,
-   * restored every way and changed lease durations every way (of the families that are on).
+   * and changed lease durations every way (of the families that are on).
    */
   private static final int KINDS_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
@@ -75,7 +69,6 @@ class FaultSimulationTest {
         .renewal(mode)
         .sameIdFaults(SAME_ID)
         .modeSwitchFaults(MODE_SWITCH)
-        .restoreFaults(RESTORE)
         .leaseDurationFaults(LEASE_DURATIONS)
         .replicas(1 + (int) (seed % 5))
         .shards(seed % 3 == 0 ? 16 : 8)
@@ -99,7 +92,6 @@ class FaultSimulationTest {
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed, every process at L
     Map<String, LongAdder> switches = new ConcurrentHashMap<>();
-    Map<String, LongAdder> restores = new ConcurrentHashMap<>();
     Map<String, LongAdder> leaseChanges = new ConcurrentHashMap<>();
     ConcurrentSkipListMap<Long, Long> settledMixed = new ConcurrentSkipListMap<>(); // with a 2L process
     long started = System.nanoTime();
@@ -122,8 +114,6 @@ class FaultSimulationTest {
         }
         SimModeSwitch.switchesIn(result.trace())
             .forEach(kind -> switches.computeIfAbsent(kind, k -> new LongAdder()).increment());
-        SimRestores.restoresIn(result.trace())
-            .forEach(kind -> restores.computeIfAbsent(kind, k -> new LongAdder()).increment());
         changes.forEach(kind -> leaseChanges.computeIfAbsent(kind, k -> new LongAdder()).increment());
       })).get();
     } finally {
@@ -136,7 +126,7 @@ class FaultSimulationTest {
         + Duration.ofNanos(processCpuNanos() - cpuStarted).toSeconds() + " s of CPU, load average "
         + String.format(Locale.ROOT, "%.1f", load) + " at the end), worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
         + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
-        + new TreeMap<>(switches) + (RESTORE ? "; schedules with restores of saved lease copies: " + new TreeMap<>(restores) : "")
+        + new TreeMap<>(switches)
         + (LEASE_DURATIONS ? "; with a lease-duration change (a process at 2L): worst settle " + (settledMixed.isEmpty()
         ? "none" : Duration.ofNanos(settledMixed.lastKey()) + " (seed " + settledMixed.lastEntry().getValue() + ")")
         + " against " + mixedBound(mode) + ", schedules " + new TreeMap<>(leaseChanges) : "")
@@ -151,10 +141,6 @@ class FaultSimulationTest {
       assertThat(switches.keySet()).as("the mode switches made").containsExactlyInAnyOrder(
           "one process each -> member", "one process member -> each", "rolling each -> member",
           "rolling member -> each");
-    }
-    if (RESTORE && last - first + 1 >= KINDS_SHOWN_FROM) {
-      assertThat(restores.keySet()).as("the restores made")
-          .contains("apply", "delete and create", "marked member copy");
     }
   }
 
@@ -198,7 +184,6 @@ class FaultSimulationTest {
     String report = "";
     for (long seed = 1; seed <= 300 && failing == 0; seed++) {
       FaultSimulation.Result r = FaultSimulation.builder().seed(seed).replicas(3).maxClockDrift(0.6)
-          .restoreFaults(false) // two owners from the drift, not from a restored copy
           .faults(20, Duration.ofMinutes(5)).build().run();
       if (!r.ok() && r.violations().toString().contains("safety")) { // (at 60% drift liveness fails too)
         failing++;

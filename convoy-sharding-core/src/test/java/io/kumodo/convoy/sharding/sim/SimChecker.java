@@ -18,21 +18,16 @@ import java.util.Collection;
  * Processes that share a replica ID count as two: two of them owning one shard is two owners.
  */
 final class SimChecker {
-  /** How the trace names a token below its predecessor's that is outside the fencing assumption. */
-  static final String TOKEN_UNSEEN = "outside the fencing-token assumption";
   private final FaultSimulation sim;
   /** Per shard: the last owner seen (a process, not an ID), or null. */
   private final SimReplica[] lastOwner;
   /** Per shard: the token its last owner seen reported. */
   private final long[] lastToken;
-  /** Per shard: when the checker first saw {@link #lastToken} reported. */
-  private final long[] lastTokenSince;
 
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
     this.lastOwner = new SimReplica[sim.shards];
     this.lastToken = new long[sim.shards];
-    this.lastTokenSince = new long[sim.shards];
   }
 
   /**
@@ -88,39 +83,15 @@ final class SimChecker {
     SimReplica previous = lastOwner[shard];
     if (previous != null) {
       boolean changed = previous != owner;
-      if ((token < lastToken[shard] || changed && token == lastToken[shard])
-          && !outsideTheAssumption(shard, owner, token)) {
+      if (token < lastToken[shard] || changed && token == lastToken[shard]) {
         sim.violation("fencing token: at " + sim.time.elapsed() + " shard " + shard + " owned by " + owner.name
             + " with token " + token + ", after " + (changed ? previous.name : "itself") + " held it with token "
             + lastToken[shard]);
         return;
       }
     }
-    if (previous != owner || token != lastToken[shard]) {
-      lastTokenSince[shard] = sim.time.read();
-    }
     lastOwner[shard] = owner;
     lastToken[shard] = token;
-  }
-
-  /**
-   * A token of a new owner not above its predecessor's is outside the fencing tokens' assumption
-   * (nobody but the coordinators writes {@code leaseTransitions} or the epoch) when an outsider
-   * restored a copy of the lease with a lower token after the predecessor's token was issued, and
-   * the new owner's process was never shown a token as high in a listing (only the predecessor's
-   * process issued it, and it is another process): then no write of it can
-   * know the higher token (a take writes one above the highest its replica has seen). Noted in the
-   * trace, not a violation; a process that saw the higher token (or issued it) must stay above it.
-   */
-  private boolean outsideTheAssumption(int shard, SimReplica owner, long token) {
-    if (owner == lastOwner[shard] || !sim.restores.rolledBackSince(shard, lastTokenSince[shard])
-        || owner.store.highestListed(shard) >= lastToken[shard]) {
-      return false;
-    }
-    sim.note("checker: shard " + shard + " owned by " + owner.name + " with token " + token + ", not above "
-        + lastOwner[shard].name + "'s " + lastToken[shard] + ": a restored copy rolled the lease's token back and "
-        + owner.name + " was never shown the higher one (" + TOKEN_UNSEEN + ")");
-    return true;
   }
 
   /** True when every shard is owned by a running replica. */

@@ -16,9 +16,8 @@ import java.util.Map;
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
  * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
  * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
- * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}), switches
- * of the shard-renewal mode ({@link SimModeSwitch}) and an operator restoring saved copies of
- * leases ({@link SimRestores}).
+ * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}) and switches
+ * of the shard-renewal mode ({@link SimModeSwitch}).
  */
 final class SimFaults {
   private SimFaults() {}
@@ -26,11 +25,11 @@ final class SimFaults {
   /**
    * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
    * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch},
-   * those of {@link SimRestores} only if {@code restore}, those of {@link SimLeaseDurations} only if
+   * those of {@link SimLeaseDurations} only if
    * {@code leaseDurations} (each appended after the others: with them off, a seed's schedule is the
    * one it was before they existed).
    */
-  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean restore, boolean leaseDurations) {
+  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean leaseDurations) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -49,9 +48,6 @@ final class SimFaults {
     }
     if (modeSwitch) {
       all.addAll(SimModeSwitch.faults());
-    }
-    if (restore) {
-      all.addAll(SimRestores.faults());
     }
     if (leaseDurations) {
       all.addAll(SimLeaseDurations.faults());

@@ -69,7 +69,6 @@ final class SimReplica {
     Random random = sim.random;
     long storeSeed = random.nextLong();
     this.store = new SimStore(view.store(), time, new Random(storeSeed));
-    this.store.tracksTokens = sim.restores.on();
     this.drift = sim.drawDrift();
     // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
@@ -88,7 +87,6 @@ final class SimReplica {
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
-    store.incarnation = coordinator.incarnation();
     store.scheduler = scheduler;
   }
 

@@ -5,18 +5,13 @@
 package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -40,15 +35,6 @@ final class SimStore implements FaultyLeaseStore.Fault {
   long flakyUntil;
   /** Until then, 30% of the calls throw an Error (see {@link SimErrors}). */
   long errorsUntil;
-  /**
-   * Per shard, the highest fencing token this process was shown in a listing ({@link
-   * SimChecker#token}) of a lease another process wrote (a listing right after its own take shows
-   * its own token); kept only when {@link #tracksTokens} (the restores are on).
-   */
-  private final Map<Integer, Long> highestListed = new HashMap<>();
-  boolean tracksTokens;
-  /** The incarnation of the process (set once its coordinator is built): leases it wrote itself are not counted. */
-  String incarnation = "";
   /** Watch events not yet delivered because of a GC pause, oldest first. */
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   private boolean flushScheduled;
@@ -78,24 +64,6 @@ final class SimStore implements FaultyLeaseStore.Fault {
       throw new LeaseStoreException("injected timeout after the write was applied");
     }
     return written;
-  }
-
-  @Override
-  public List<Lease> listed(List<Lease> leases) {
-    if (tracksTokens) {
-      for (Lease lease : leases) {
-        if (lease.key().role() == LeaseRole.SHARD
-            && !incarnation.equals(lease.annotations().get(LeaseAnnotations.INCARNATION))) {
-          highestListed.merge(lease.key().shard(), SimChecker.token(lease), Math::max);
-        }
-      }
-    }
-    return leases;
-  }
-
-  /** The highest fencing token of {@code shard}'s lease, written by another process, this process was shown in a listing, or -1. */
-  long highestListed(int shard) {
-    return highestListed.getOrDefault(shard, -1L);
   }
 
   @Override
