@@ -11,12 +11,11 @@ import java.util.Objects;
 /**
  * Decides which shards each live replica wants. Every replica computes it on its own from the
  * same {@link View}, so the result must depend on nothing else: all replicas of a component must
- * use the same assignment (its {@link #name()} is published on their member leases, and a
- * mismatch is logged as an error).
+ * use the same assignment.
  */
 public interface Assignment {
 
-  /** A short name, published on member leases so that a mismatch is visible. */
+  /** A short name, as {@link #named} and the {@code --assignment} option spell it. */
   String name();
 
   /** The shards that the replica at position {@link View#self()} wants. */

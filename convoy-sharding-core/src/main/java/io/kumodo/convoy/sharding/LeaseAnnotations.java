@@ -12,9 +12,6 @@ import java.util.Map;
  * changes them).
  */
 public final class LeaseAnnotations {
-  /** On member leases: the name of the replica's {@link Assignment}, so a mismatch is visible. */
-  public static final String ASSIGNMENT = "sharding.convoy.kumodo.io/assignment";
-
   /**
    * {@code "true"} on a shard lease: the shard is drained, never assigned, freed by its owner
    * and taken by nobody until the annotation is removed. On a member lease: the replica is

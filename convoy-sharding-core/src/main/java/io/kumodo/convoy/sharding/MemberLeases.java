@@ -253,7 +253,6 @@ final class MemberLeases {
   private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite,
       boolean plain) {
     Map<String, String> merged = new HashMap<>(current);
-    merged.put(LeaseAnnotations.ASSIGNMENT, s.assignment().name());
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
     merged.put(LeaseAnnotations.CHAIN, Long.toString(chain.numberFor(plain)));

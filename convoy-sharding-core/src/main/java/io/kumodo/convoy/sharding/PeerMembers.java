@@ -11,10 +11,8 @@ import io.kumodo.convoy.sharding.internal.Observations;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +32,6 @@ final class PeerMembers {
   private final ErrorLog errors;
   /** Member leases of others seen unchanged for a lease duration at this tick (see {@link #releaseExpired}). */
   private final List<Lease> expiredMembers = new ArrayList<>();
-  /** Peer and assignment pairs already logged as a mismatch. */
-  private final Set<String> mismatches = new HashSet<>();
 
   PeerMembers(Settings settings, Observations observed, ErrorLog errors) {
     this.s = settings;
@@ -79,22 +75,10 @@ final class PeerMembers {
       }
       if (age < expiry && !staleOnArrival(lease, wall)) {
         live.add(key.replicaId());
-        checkAssignment(lease);
         expiresAt.accept(now + expiry - age);
       } else if (age >= expiry) {
         expiredMembers.add(lease);
       }
-    }
-  }
-
-  /** Logs, once per peer and name, a peer that publishes another assignment than ours. */
-  private void checkAssignment(Lease member) {
-    String theirs = member.annotations().get(LeaseAnnotations.ASSIGNMENT);
-    if (theirs != null && !theirs.equals(s.assignment().name())
-        && mismatches.add(member.key().replicaId() + "=" + theirs)) {
-      log.error("{}/{}: replica {} uses the assignment \"{}\", this one \"{}\": all replicas of a component must "
-          + "use the same assignment, or shards go unowned", s.component(), s.replicaId(), member.key().replicaId(),
-          theirs, s.assignment().name());
     }
   }
 
