@@ -172,9 +172,9 @@ public final class Coordinator implements AutoCloseable {
    * when this replica took it. It grows with every change of owner and never goes backwards,
    * also when the lease is deleted and created again, reaches the int32 limit of
    * {@code leaseTransitions}, or every replica restarts (see docs/guarantees.md for the
-   * assumption). A lease written by an earlier version (no epoch) gives its transition count, as
-   * before. Stamp writes with it so that a downstream system can reject a stale owner. -1 when
-   * the shard is not owned.
+   * assumption). A lease without an epoch or a creation time gives its transition count. Stamp
+   * writes with it so that a downstream system can reject a stale owner. -1 when the shard is not
+   * owned.
    */
   public long fencingToken(int shard) {
     return ownership.token(shard);
@@ -276,11 +276,6 @@ public final class Coordinator implements AutoCloseable {
    */
   public String incarnation() {
     return settings.incarnation();
-  }
-
-  /** How this replica keeps its shard leases alive ({@link Builder#shardRenewal}). */
-  public ShardRenewal shardRenewal() {
-    return settings.renewal();
   }
 
   /** The lease duration. */

@@ -17,7 +17,7 @@ import java.util.Map;
  * creator writes an epoch above the highest token it has seen of that shard, and a creation is
  * later than the creation of the lease it replaces (on Kubernetes, the API server's
  * {@code creationTimestamp}), which holds even when no replica remembers the deleted lease.
- * A lease without either (an earlier version's) has epoch 0: its token is its transition count.
+ * A lease without either has epoch 0: its token is its transition count.
  *
  * <p>Every other write by which a replica comes to own a lease (a take, a take-back of its own) also
  * writes a token above the highest this replica has seen of that shard ({@link #atLeast}): an

@@ -73,60 +73,14 @@ public final class LeaseAnnotations {
    * On member leases, and on the shard leases a replica writes: the incarnation of the process
    * that wrote it, a random ID drawn when its coordinator was built ({@code Coordinator.incarnation()}).
    * A process under a replica ID is one incarnation: a lease that names its replica ID but carries
-   * another incarnation, or none (a lease of an earlier version), was written by another process
-   * (an earlier one under that ID, or a second one configured with the same ID) and is never its
-   * own: such a member lease is taken only once it is free or has gone unchanged for a lease
-   * duration, such a shard lease as anyone else's. Written by the coordinators only: do not edit it.
+   * another incarnation was written by another process (an earlier one under that ID, or a second
+   * one configured with the same ID) and is never its own: such a member lease is taken only once
+   * it is free or has gone unchanged for a lease duration, such a shard lease as anyone else's.
+   * Written by the coordinators only: do not edit it.
    */
   public static final String INCARNATION = "sharding.convoy.kumodo.io/incarnation";
 
-  /**
-   * On shard leases written in {@link ShardRenewal#MEMBER} mode: {@code "member"}. Such a lease is
-   * not renewed; it is live exactly while its holder's member lease carries the same
-   * {@link #INCARNATION} and is live as observed. Its {@code renewTime} says nothing about liveness.
-   */
-  public static final String RENEWAL = "sharding.convoy.kumodo.io/renewal";
-
-  /**
-   * On member leases: an incarnation of the lease's replica whose renewals have ended, written by
-   * the process that took the member lease over after it had gone unchanged for a lease duration
-   * (or from one marked released by a peer, {@link #EXPIRED_BY}). Shard leases held in
-   * {@link ShardRenewal#MEMBER} mode by that incarnation may be taken at once, those written in the
-   * chain {@link #ENDED_CHAIN} names or an earlier one.
-   */
-  public static final String ENDED_INCARNATION = "sharding.convoy.kumodo.io/ended-incarnation";
-
-  /**
-   * On a member lease its replica released at close in {@link ShardRenewal#MEMBER} mode: the shard
-   * leases it released with it, each as {@code shard:resourceVersion} of the version it held,
-   * comma-separated (e.g. {@code 3:1207,17:1311}). It owned none of them any more when it wrote the
-   * release, so a shard lease still at that version, naming the lease's replica and incarnation, may
-   * be taken at once, as if freed by its holder ({@link #FREED_BY}). Removed by the next write of the
-   * member lease by its replica. Written by the coordinators only: do not edit it.
-   */
-  public static final String RELEASED_SHARDS = "sharding.convoy.kumodo.io/released-shards";
-
-  /**
-   * On member leases, and on the shard leases a replica writes in {@link ShardRenewal#MEMBER} mode:
-   * the number of the writing process's chain of member-lease writes (a chain starts when it
-   * creates or takes back its member lease, and goes on with each renewal on the version it wrote
-   * before), e.g. {@code "3"}; on a shard lease, the chain it was written in. A peer's mark
-   * ({@link #EXPIRED_BY}) keeps the number of the version it marked, so it ends the shard leases
-   * of that incarnation written in that chain or an earlier one, and not those written after the
-   * incarnation took its member lease back (a restored copy of the mark). Written by the
-   * coordinators only: do not edit it.
-   */
-  public static final String CHAIN = "sharding.convoy.kumodo.io/chain";
-
-  /**
-   * On member leases, beside {@link #ENDED_INCARNATION}: that incarnation and the last of its
-   * chains ({@link #CHAIN}) that ended, as {@code incarnation:chain}. Its shard leases written in
-   * that chain or an earlier one may be taken at once, not those written in a later chain (after
-   * it took the member lease back). Written by the coordinators only: do not edit it.
-   */
-  public static final String ENDED_CHAIN = "sharding.convoy.kumodo.io/ended-chain";
-
-  /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null (an earlier version's lease). */
+  /** The incarnation {@code lease} carries ({@link #INCARNATION}), or null. */
   static String incarnation(Lease lease) {
     return lease.annotations().get(INCARNATION);
   }

@@ -39,14 +39,12 @@ final class MemberLeases {
 
   /** Our member lease as we last wrote it, or null when we must re-read it. */
   private Lease member;
-  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  /** Ticker reading of the last successful renewal of the member lease, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
-  /** Since when (ticker) member renewals have succeeded with no gap of two renew intervals. */
+  /** Since when (ticker) renewals of the member lease have succeeded with no gap of two renew intervals. */
   private long healthySince = Long.MIN_VALUE;
   /** The other replicas' member leases: who is live, the marking and deleting of dead ones. */
   private final PeerMembers peers;
-  /** The unbroken chains of this process's member-lease writes. */
-  private final RenewalChain chain = new RenewalChain();
   /** The drain mark on the member lease: requested through the API, and who set it. */
   private final DrainMark mark;
   /** Whether this replica was drained at the last tick that could list the members. */
@@ -75,18 +73,13 @@ final class MemberLeases {
 
   /**
    * At close: marks the member lease released and removes a drain mark this replica set itself
-   * (an operator's stays); {@code releasedShards}, unless null, is written with it as
-   * {@link LeaseAnnotations#RELEASED_SHARDS}. With keepMembershipOnClose, nothing is written: the
-   * member lease stays as it is, a drain mark included, so peers keep not counting a drained
-   * replica. True when the release was written.
+   * (an operator's stays). With keepMembershipOnClose, nothing is written: the member lease stays
+   * as it is, a drain mark included, so peers keep not counting a drained replica.
    */
-  boolean release(Instant wall, long deadline, CloseWrites writes, String releasedShards) {
+  void release(Instant wall, long deadline, CloseWrites writes) {
     if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
       Map<String, String> annotations = new HashMap<>(member.annotations());
       mark.releaseOurs(annotations);
-      if (releasedShards != null) {
-        annotations.put(LeaseAnnotations.RELEASED_SHARDS, releasedShards);
-      }
       Lease released = member.withHolder("", member.acquireTime(), wall, member.transitions())
           .withAnnotations(annotations);
       try {
@@ -97,7 +90,6 @@ final class MemberLeases {
             s.closeTimeout()).get(0);
         member = StoreCalls.answer(answer);
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.OK);
-        return true;
       } catch (LeaseConflictException e) {
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.CONFLICT);
       } catch (LeaseStoreException | RuntimeException | Error e) {
@@ -105,10 +97,9 @@ final class MemberLeases {
         StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.ERROR);
       }
     }
-    return false;
   }
 
-  /** Ticker reading of the last successful member renewal, or Long.MIN_VALUE. */
+  /** Ticker reading of the last successful renewal of the member lease, or Long.MIN_VALUE. */
   long lastMemberRenew() {
     return lastMemberRenew;
   }
@@ -132,7 +123,6 @@ final class MemberLeases {
       if (member == null) {
         Lease current = listed == null ? null : ShardListing.find(listed, memberKey);
         if (heldByAnotherIncarnation(current, sent)) {
-          chain.broken();
           return; // another process under this ID renews it: this one waits, owning nothing
         }
         announcing = current == null || current.isFree() || !current.holder().equals(s.replicaId())
@@ -140,18 +130,17 @@ final class MemberLeases {
         if (current == null) {
           operation = Operation.CREATE;
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              ownAnnotations(Map.of(), applying, firstWrite, false), null));
+              ownAnnotations(Map.of(), applying, firstWrite), null));
         } else {
           operation = Operation.RETAKE;
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
-          Map<String, String> annotations = EndedChains.endedBy(current,
-              ownAnnotations(current.annotations(), applying, firstWrite, false), s.incarnation());
+          Map<String, String> annotations = ownAnnotations(current.annotations(), applying, firstWrite);
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
               .renewed(wall, s.leaseDuration()).withAnnotations(annotations));
         }
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
-            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite, true)));
+            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite)));
       }
       if (announcing) {
         announced = false;
@@ -164,7 +153,6 @@ final class MemberLeases {
         healthySince = sent;
       }
       lastMemberRenew = sent;
-      chain.written(operation == Operation.RENEW, sent, version(member));
       errors.succeeded("renew member lease");
       creates.settled(memberKey);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
@@ -179,7 +167,6 @@ final class MemberLeases {
       }
       boolean wasKnown = member != null;
       member = null;
-      chain.broken();
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.CONFLICT);
       if (wasKnown && listed != null) {
         // Changed by someone else (an annotation, or a peer that marked it released while this
@@ -194,7 +181,7 @@ final class MemberLeases {
 
   /**
    * True when {@code current}, the listed member lease, names this replica ID but another
-   * incarnation (or none: an earlier version's) and has not gone unchanged for a lease duration
+   * incarnation and has not gone unchanged for a lease duration
    * on this replica's clock: another process under this ID holds it (a second one configured with
    * the same ID, or an earlier one, paused or crashed). It is not this process's: it is taken only
    * once free, or unchanged for a lease duration, like anyone else's, so two processes never take
@@ -202,11 +189,8 @@ final class MemberLeases {
    */
   private boolean heldByAnotherIncarnation(Lease current, long now) {
     foreignUntil = Long.MIN_VALUE;
-    // Without an incarnation: an earlier version's process, unless this one wrote it before (and
-    // another writer replaced its annotations since).
-    boolean other = current != null && (s.otherIncarnation(current)
-        || LeaseAnnotations.incarnation(current) == null && lastMemberRenew == Long.MIN_VALUE);
-    if (current == null || current.isFree() || !current.holder().equals(s.replicaId()) || !other) {
+    if (current == null || current.isFree() || !current.holder().equals(s.replicaId())
+        || !s.otherIncarnation(current)) {
       foreign = false;
       return false;
     }
@@ -246,22 +230,14 @@ final class MemberLeases {
   }
 
   /**
-   * {@code current} with the annotations this replica publishes on its member lease (with the
-   * number of the chain the write belongs to: {@code plain}, a renewal on the version written
-   * before), and the drain mark as {@code applying} asks (see {@link DrainMark#apply}).
+   * {@code current} with the annotations this replica publishes on its member lease, and the
+   * drain mark as {@code applying} asks (see {@link DrainMark#apply}).
    */
-  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite,
-      boolean plain) {
+  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
-    merged.put(LeaseAnnotations.CHAIN, Long.toString(chain.numberFor(plain)));
-    if (s.incarnation().equals(merged.get(LeaseAnnotations.ENDED_INCARNATION))) {
-      merged.remove(LeaseAnnotations.ENDED_INCARNATION); // this process renews it again
-      merged.remove(LeaseAnnotations.ENDED_CHAIN);
-    }
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
-    merged.remove(LeaseAnnotations.RELEASED_SHARDS); // said by a release at close, which this write ends
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
     }
@@ -367,28 +343,9 @@ final class MemberLeases {
     peers.releaseExpired();
   }
 
-  /** The other replicas' member leases. */
-  PeerMembers peers() {
-    return peers;
-  }
-
   /** What the tick's listings showed, and since when (shared with the rest of the tick). */
   Observations observed() {
     return observed;
   }
 
-  /** The chains of this process's member-lease writes (see {@link MemberRenewal}). */
-  RenewalChain chain() {
-    return chain;
-  }
-
-  /** When this process sent the write of the member-lease record {@code shown}, or Long.MIN_VALUE if not known. */
-  long sentOf(Lease shown) {
-    return shown == null || !shown.holder().equals(s.replicaId()) ? Long.MIN_VALUE : chain.sentOf(version(shown));
-  }
-
-  /** This replica's member lease in {@code listed}, or null. */
-  Lease own(List<Lease> listed) {
-    return ShardListing.find(listed, memberKey);
-  }
 }

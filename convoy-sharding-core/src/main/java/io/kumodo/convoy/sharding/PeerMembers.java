@@ -112,10 +112,9 @@ final class PeerMembers {
   /**
    * Marks {@code lease}, a member lease seen unchanged for a lease duration, released (holder
    * empty, {@link LeaseAnnotations#EXPIRED_BY} this replica), by a compare-and-swap on that
-   * version; true when written. Its incarnation stays on it: that incarnation's renewals have
-   * ended (its next one meets a conflict), so its member-mode shard leases may be taken.
+   * version. Its incarnation's next renewal meets a conflict.
    */
-  boolean mark(Lease lease) {
+  private void mark(Lease lease) {
     Map<String, String> annotations = new HashMap<>(lease.annotations());
     annotations.put(LeaseAnnotations.EXPIRED_BY, s.replicaId());
     try {
@@ -125,14 +124,12 @@ final class PeerMembers {
       log.info("{}/{}: marked the member lease of {} released: unchanged for {}", s.component(), s.replicaId(),
           lease.key().replicaId(), Durations.format(s.leaseDuration()));
       StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.OK);
-      return true;
     } catch (LeaseConflictException e) {
       StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.CONFLICT); // renewed or released meanwhile
     } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("release expired member lease", lease.key(), e);
       StoreCalls.report(s, LeaseRole.MEMBER, Operation.MARK, CoordinatorEvents.Outcome.ERROR);
     }
-    return false;
   }
 
   private void deleteStale(Lease lease) {

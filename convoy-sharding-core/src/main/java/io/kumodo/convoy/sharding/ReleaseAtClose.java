@@ -40,8 +40,6 @@ final class ReleaseAtClose {
    * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
    * are in flight together and sent first; the member release is sent while they are in flight,
    * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
-   * In member renewal the shard leases held in that mode are not written: the member release
-   * lists them (unless it fails: then they are freed after it).
    */
   void run(long deadline, IdleWaiter waiter) {
     // The member release's thread is started first, so it is ready when the last quarter begins.
@@ -83,32 +81,16 @@ final class ReleaseAtClose {
       log.info("{}/{}: leaving the shard leases created less than a lease duration ago to expire, not freed",
           s.component(), s.replicaId());
     }
-    // Member renewal: the shard leases this replica holds in that mode are released by the member
-    // release alone, which lists their versions (RELEASED_SHARDS): one write instead of one per
-    // shard, and a taker takes such a lease at once, as if freed (MemberRenewal.releasedAtClose).
-    List<ShardNode> listed = new ArrayList<>();
-    if (s.renewal() == ShardRenewal.MEMBER && !s.keepMembershipOnClose()) {
-      for (ShardNode node : releasing) {
-        if (MemberRenewal.memberMode(node.lease()) && s.mine(node.lease()) && node.lease().resourceVersion() != null) {
-          listed.add(node);
-        }
-      }
-      releasing.removeAll(listed);
-    }
     List<CompletableFuture<Lease>> answers;
     try (CloseWrites closeWrites = new CloseWrites(s)) {
       List<CompletableFuture<CompletableFuture<Lease>>> started = startFrees(closeWrites, releasing, wall, cutoff);
       // The member release is sent once every free was sent, while they are in flight, not after
       // their answers: its event reaches the peers about when the last free's does, so each takes
       // the shards the new assignment gives it at one tick (GracefulHandoverFloorTest). A shard
-      // lease is taken only free, expired or released with the member lease, whatever else the
-      // member lease says, so the order is no matter of safety.
+      // lease is taken only free or expired, whatever the member lease says, so the order is no
+      // matter of safety.
       StoreCalls.awaitAnswers(s.ticker(), started, cutoff);
-      if (!members.release(wall, deadline, memberWrites, MemberRenewal.releasedShards(listed))
-          && !listed.isEmpty()) {
-        releasing.addAll(listed); // the member lease does not say so: freed one by one after all
-        started.addAll(startFrees(closeWrites, listed, wall, cutoff));
-      }
+      members.release(wall, deadline, memberWrites);
       answers = closeWrites.answers(started, cutoff, s.closeTimeout());
     }
     List<ShardWrites.Write> frees = new ArrayList<>(releasing.size());

@@ -23,8 +23,7 @@ record Settings(
     LeaseStore store,
     Ticker ticker,
     Clock clock,
-    String incarnation,
-    ShardRenewal renewal) {
+    String incarnation) {
 
   long leaseNanos() {
     return leaseDuration.toNanos();
@@ -45,8 +44,8 @@ record Settings(
 
   /**
    * True when {@code lease} carries an incarnation that is not this process's. A record without
-   * one is told by the rest (who wrote its acquire time): one of an earlier version, or this
-   * process's own write whose annotations another writer replaced.
+   * one (this process's own write whose annotations another writer replaced) is told by the rest:
+   * who wrote its acquire time.
    */
   boolean otherIncarnation(Lease lease) {
     String theirs = lease.annotations().get(LeaseAnnotations.INCARNATION);

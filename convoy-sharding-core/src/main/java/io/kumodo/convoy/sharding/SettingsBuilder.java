@@ -47,7 +47,6 @@ abstract class SettingsBuilder {
   private Clock clock = Clock.systemUTC();
   private Scheduler scheduler;
   private RandomGenerator random;
-  private ShardRenewal shardRenewal = ShardRenewal.EACH;
   private final List<OnChange> listeners = new ArrayList<>();
 
   SettingsBuilder() {}
@@ -173,17 +172,6 @@ abstract class SettingsBuilder {
   }
 
   /**
-   * How held shard leases are kept alive: {@link ShardRenewal#EACH} (default, the spec's: each
-   * renewed at every renew interval) or {@link ShardRenewal#MEMBER} (only the member lease is
-   * renewed; a shard lease is written when its ownership changes and lives as long as its
-   * holder's member lease). Replicas of both modes read each other's leases.
-   */
-  public Coordinator.Builder shardRenewal(ShardRenewal shardRenewal) {
-    this.shardRenewal = Objects.requireNonNull(shardRenewal, "shardRenewal");
-    return self();
-  }
-
-  /**
    * Where this process's incarnation ID comes from ({@link Coordinator#incarnation()}): a random
    * number drawn once, at {@link Coordinator.Builder#build()}. Default a {@link java.security.SecureRandom}.
    * For tests and simulations that must repeat a run from its seed.
@@ -259,6 +247,6 @@ abstract class SettingsBuilder {
     RandomGenerator source = random != null ? random : new java.security.SecureRandom();
     String incarnation = String.format("%016x", source.nextLong());
     return new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin, closeTimeout,
-        keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock, incarnation, shardRenewal);
+        keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock, incarnation);
   }
 }

@@ -53,7 +53,7 @@ final class ShardCountAgreement {
    * The replicas whose leases in {@code listed} publish another shard count than this replica's
    * (replica ID to the count, or {@link #NONE}); empty when all agree. Reports a change. Tells
    * {@code expiresAt} when a shard lease that disagrees would expire ({@code nanosLeft}: the
-   * nanoseconds before a shard lease may be taken, see {@link MemberRenewal#left}).
+   * nanoseconds before a shard lease may be taken, see {@link ShardListing#left}).
    */
   SortedMap<String, String> check(List<Lease> listed, long now, ToLongFunction<Lease> nanosLeft,
       LongConsumer expiresAt) {

@@ -29,12 +29,10 @@ final class ShardListing {
   private final ErrorLog errors;
   private final MemberLeases members;
   private final ShardCountAgreement agreement;
-  private final MemberRenewal renewal;
 
   ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members,
-      ShardCountAgreement agreement, MemberRenewal renewal) {
+      ShardCountAgreement agreement) {
     this.s = s;
-    this.renewal = renewal;
     this.observed = observed;
     this.errors = errors;
     this.members = members;
@@ -73,7 +71,7 @@ final class ShardListing {
       }
       observed.observe(shown, s.ticker().read()); // read after this listing, as the tick's (see TickRule)
     }
-    return agreement.check(shown, now, lease -> renewal.left(lease, now), expiresAt).isEmpty();
+    return agreement.check(shown, now, lease -> left(lease, now), expiresAt).isEmpty();
   }
 
 
@@ -84,7 +82,7 @@ final class ShardListing {
     for (Lease lease : listed) {
       int shard = lease.key().shard();
       if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
-          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : renewal.left(lease, now) > 0)) {
+          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : left(lease, now) > 0)) {
         holders.set(shard, lease.holder());
       }
     }
@@ -160,6 +158,14 @@ final class ShardListing {
     StoreCalls.report(s, LeaseRole.SHARD, operation, e instanceof LeaseConflictException
         ? CoordinatorEvents.Outcome.CONFLICT : CoordinatorEvents.Outcome.ERROR);
     log.debug("{}/{}: {} shard lease {} failed: {}", s.component(), s.replicaId(), what, lease.key(), e.toString());
+  }
+
+  /**
+   * Nanoseconds before {@code lease}, a held shard lease, may be taken (its holder's ownership has
+   * surely ended by then), as of the last listing; 0 or less when it may be taken now.
+   */
+  long left(Lease lease, long now) {
+    return takeWait(s, observed, lease) - observed.age(lease, now);
   }
 
   /** How long a shard lease must go unchanged before it may be taken (or deleted). */

@@ -72,10 +72,6 @@ final class ShardNode {
   private long ownableFrom = NONE;
   /** In the create wait: since when it was wanted, to report its acquisition once owned; else NONE. */
   private long createWantedSince = NONE;
-  /** Member renewal: the member-lease chain its lease was last written in (see {@link RenewalChain}), or -1. */
-  private long chain = -1;
-  /** Member renewal: the latest ticker reading at which its lease was known unchanged since this replica wrote it. */
-  private long confirmed = NONE;
 
   ShardNode(int shard) {
     this.shard = shard;
@@ -221,36 +217,6 @@ final class ShardNode {
    */
   boolean ownsHighest() {
     return ownToken == highestToken;
-  }
-
-  // --- Member renewal (see MemberRenewal) ---------------------------------------------------------
-
-  /** Its lease was written, sent at {@code sent}, in the member-lease chain {@code chainId} (-1: none). */
-  void written(long chainId, long sent) {
-    chain = chainId;
-    confirm(sent);
-  }
-
-  /** Its lease must be written again before member renewals extend it (it was changed by another writer). */
-  void unchain() {
-    chain = -1;
-  }
-
-  /** The member-lease chain its lease was last written in, or -1. */
-  long chain() {
-    return chain;
-  }
-
-  /** Its lease was known unchanged since this replica's write at ticker reading {@code at}. */
-  void confirm(long at) {
-    if (confirmed == NONE || at - confirmed > 0) {
-      confirmed = at;
-    }
-  }
-
-  /** The latest ticker reading at which its lease was known unchanged since this replica's write. */
-  long confirmed() {
-    return confirmed;
   }
 
   // --- The create wait (see the class comment) ---------------------------------------------------

@@ -75,8 +75,7 @@ final class ShardReleases {
    * disagree (no peer may take it then; one that agrees will want it). A kept lease is rewritten
    * only when its last write was sent half a renew interval ago or more (null: no write due), at
    * a regular tick or not: extra ticks come often (while the member lease is not listed yet), and
-   * the regular tick comes a little less than a renew interval after the last write. In member
-   * renewal a kept lease is not written: it lives as long as the member lease.
+   * the regular tick comes a little less than a renew interval after the last write.
    */
   private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
     // A process that waits for another incarnation's member lease created it (so that its wait
@@ -100,9 +99,6 @@ final class ShardReleases {
 
   /** Renews a kept (released, not yet freed) lease if its last write was sent R/2 ago or more. */
   private ShardWrites.Write keep(ShardNode node, long now, Instant wall) {
-    if (s.renewal() == ShardRenewal.MEMBER) {
-      return null; // live while the member lease is
-    }
     long last = node.lastSent();
     if (last != Long.MIN_VALUE && now - last < s.renewNanos() / 2) {
       return null;

@@ -59,11 +59,10 @@ final class ShardWrites {
 
   /**
    * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
-   * for a take), {@code sent} the ticker reading before it was started; {@code handedOver}: a take
-   * of a lease its holder released with its member lease at close, not expired.
+   * for a take), {@code sent} the ticker reading before it was started.
    */
   record Write(Purpose purpose, Operation operation, ShardNode node, Lease base, long sent,
-      CompletableFuture<Lease> answer, Lease request, boolean handedOver) {}
+      CompletableFuture<Lease> answer, Lease request) {}
 
   /** Renews {@code mine}, held (or taken back from its release before it was freed). */
   Write renew(ShardNode node, Lease mine, Instant wall) {
@@ -75,10 +74,9 @@ final class ShardWrites {
     return start(Purpose.TAKE, Operation.RETAKE, node, listed, listed.renewed(wall, s.leaseDuration()), false);
   }
 
-  /** Takes a free, expired or {@code handedOver} lease: the next fencing token, without a free mark. */
-  Write take(ShardNode node, Lease listed, Instant wall, boolean handedOver) {
-    Write w = start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
-    return new Write(w.purpose, w.operation, node, listed, w.sent, w.answer, w.request, handedOver);
+  /** Takes a free or expired lease: the next fencing token, without a free mark. */
+  Write take(ShardNode node, Lease listed, Instant wall) {
+    return start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
   }
 
   /** Creates the missing lease, owned only {@link ShardListing#longest} later (the create wait). */
@@ -104,7 +102,7 @@ final class ShardWrites {
 
   /** A free of a released lease started elsewhere (at close), sent at {@code sent}. */
   Write freeStarted(ShardNode node, long sent, CompletableFuture<Lease> answer) {
-    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null, false);
+    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null);
   }
 
   /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
@@ -136,20 +134,18 @@ final class ShardWrites {
     } catch (RuntimeException | Error e) {
       answer = CompletableFuture.failedFuture(e);
     }
-    return new Write(purpose, operation, node, base, sent, answer, request, false);
+    return new Write(purpose, operation, node, base, sent, answer, request);
   }
 
-  /** {@code lease} publishing this replica's shard count, this process's incarnation, mode and chain number. */
+  /** {@code lease} publishing this replica's shard count and this process's incarnation. */
   private Lease withShardCount(Lease lease) {
     String count = Integer.toString(s.shardCount());
-    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)
-        && MemberRenewal.annotated(lease, s.renewal(), members.chain().id())) {
+    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)) {
       return lease;
     }
     Map<String, String> annotations = new HashMap<>(lease.annotations());
     annotations.put(LeaseAnnotations.SHARDS, count);
     annotations.put(LeaseAnnotations.INCARNATION, s.incarnation());
-    MemberRenewal.annotate(annotations, s.renewal(), members.chain().id());
     return lease.withAnnotations(annotations);
   }
 
@@ -212,8 +208,7 @@ final class ShardWrites {
         creates.settled(written.key());
         long since = node.takeWantedSince();
         Lease listed = w.base();
-        boolean takeover = listed != null && !listed.isFree() && !w.handedOver()
-            && w.operation() != Operation.RETAKE;
+        boolean takeover = listed != null && !listed.isFree() && w.operation() != Operation.RETAKE;
         if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
         }
@@ -364,8 +359,9 @@ final class ShardWrites {
   /**
    * HELD as {@code written}, owned until its fencing deadline: no longer than the member lease
    * that publishes our shard count could look live to a peer (a peer that marks it released after
-   * a lease duration unchanged may own right after), so not at all before a member renewal succeeded
-   * (Long.MIN_VALUE, "never", plus L - m would wrap and read as far ahead: NoMemberRenewalYetTest).
+   * a lease duration unchanged may own right after), so not at all before a renewal of the member
+   * lease succeeded (Long.MIN_VALUE, "never", plus L - m would wrap and read as far ahead:
+   * NoMemberRenewalYetTest).
    */
   private void hold(ShardNode node, Lease written, long sent) {
     node.wrote(FencingTokens.of(written));
@@ -381,7 +377,6 @@ final class ShardWrites {
           s.component(), s.replicaId(), node.shard);
     }
     node.hold(written);
-    node.written(members.chain().startedBy(sent) ? members.chain().id() : -1, sent);
   }
 
   /**

@@ -60,8 +60,6 @@ final class TickRule {
   private final ShardWrites writes;
   private final OwnershipNotice notice;
   private final ShardReleases releases;
-  /** How shard leases written in member mode are judged, and in member mode held. */
-  private final MemberRenewal renewal;
   /** Read by the scheduler too (how many leases a tick reads). */
   private volatile List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
@@ -78,8 +76,7 @@ final class TickRule {
     for (int shard = 0; shard < nodes.length; shard++) {
       nodes[shard] = new ShardNode(shard);
     }
-    this.renewal = new MemberRenewal(settings, ownership, observed, members);
-    this.listing = new ShardListing(settings, observed, errors, members, agreement, renewal);
+    this.listing = new ShardListing(settings, observed, errors, members, agreement);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
     this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
     this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
@@ -105,13 +102,11 @@ final class TickRule {
     // 1. Renew the member lease; create it if it does not exist.
     members.renew(listed, wall, regular);
     if (listed == null) {
-      keepHeldWithoutListing(wall, regular);
+      keepHeldWithoutListing(wall);
       return;
     }
     // 2. The live members, this replica always among them; delete long-dead member leases.
     List<String> live = liveMembers(listed, now, wall);
-    // (ours) Member-mode shard leases: who vouches for them; in member mode, our held ones as listed.
-    renewal.read(listed, nodes, now, notice, this::expiresAt);
     // (ours) Replicas with different shard counts map objects to different shards: own nothing
     // while any other count is published, or before our own count shows in a listing.
     boolean agreed = listing.agreed(listed, now, this::expiresAt);
@@ -136,19 +131,11 @@ final class TickRule {
     notice.notifyIfChanged("assignment");
   }
 
-  /**
-   * Without a listing the assignment cannot be computed: keep (renew) what we hold. In member
-   * renewal too, at the regular ticks whose member renewal went on with the chain: that lease,
-   * renewed without a listing, vouches for the held leases, so nobody else takes them, and without
-   * a listing only a compare-and-swap write confirms them. (Not after a failed member renewal: a
-   * shard lease rewritten then would only restart the wait of a peer that takes it.)
-   */
-  private void keepHeldWithoutListing(Instant wall, boolean regular) {
-    boolean renewed = members.chain().live() && s.ticker().read() - members.lastMemberRenew() < s.renewNanos();
+  /** Without a listing the assignment cannot be computed: keep (renew) what we hold. */
+  private void keepHeldWithoutListing(Instant wall) {
     List<ShardWrites.Write> renewals = new ArrayList<>();
     for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD)
-          && (!renewal.on() || renewal.needsWrite(node) || regular && renewed)) {
+      if (node.is(ShardNode.Phase.HELD)) {
         renewals.add(writes.renew(node, node.lease(), wall));
       }
     }
@@ -218,9 +205,6 @@ final class TickRule {
    * released, create it if missing, take it if free or expired. Null when no write is due.
    */
   private ShardWrites.Write acquire(ShardNode node, Lease listed, boolean regular, long now, Instant wall) {
-    if (node.is(ShardNode.Phase.HELD) && renewal.on()) {
-      return renewal.needsWrite(node) ? writes.renew(node, node.lease(), wall) : null; // renewed by the member lease
-    }
     if (node.is(ShardNode.Phase.HELD)) {
       // (With another window since that write, only an extra tick renews sooner or later.)
       long lastSent = ownership.deadline(node.shard) - ShardListing.window(s, observed);
@@ -241,13 +225,15 @@ final class TickRule {
     creates.settled(listed.key());
     // Free only counts when its holder freed it: a holder cleared by another writer may still be
     // acting on the shard until its next renewal, so that lease waits out a lease duration.
-    // Held by a live replica, or by another incarnation of this one: wait for expiry (for a
-    // member-mode lease: until its holder's member lease no longer vouches for it, see MemberRenewal).
-    if (LeaseAnnotations.isFreedByItsHolder(listed)
-        || renewal.takeable(listed, now, this::expiresAt, members.peers())) {
-      return writes.take(node, listed, wall, renewal.releasedAtClose(listed));
+    // Held by a live replica, or by another incarnation of this one: wait for expiry.
+    if (!LeaseAnnotations.isFreedByItsHolder(listed)) {
+      long left = listing.left(listed, now);
+      if (left > 0) {
+        expiresAt(now + left);
+        return null;
+      }
     }
-    return null;
+    return writes.take(node, listed, wall);
   }
 
   /**
@@ -286,12 +272,8 @@ final class TickRule {
     if (nextExpiry != Long.MAX_VALUE && nextExpiry - next < 0) {
       next = nextExpiry;
     }
-    // Member renewal: a listing confirms the held leases only as of the member write it shows, the
-    // one before this tick's, so tick (list again) a little before a deadline, not after it.
-    long early = renewal.on()
-        ? Math.min(s.renewNanos() / 4, (ShardListing.window(s, observed) - s.renewNanos()) / 2) : 0;
     for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
-      long d = ownership.deadline(shard) - early;
+      long d = ownership.deadline(shard);
       if (d - next < 0) {
         next = d;
       }

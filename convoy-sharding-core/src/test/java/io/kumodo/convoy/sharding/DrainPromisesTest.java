@@ -177,7 +177,7 @@ class DrainPromisesTest {
 
   @Test
   void aReplicaWhoseOwnUndrainMayHaveTakenEffectWithItsAnswerLostDoesNotReleaseItsShardsForTheListedDrainMark() {
-    // Found by the fault simulation (member-mode seed 2215): an operator marks cm-a's member lease
+    // Found by the fault simulation: an operator marks cm-a's member lease
     // drained while cm-a's undrain() is still to be written; cm-a's write conflicts, it writes the
     // undrain again on the listed record, and that write takes effect but its answer is lost. The
     // store has no mark any more (peers count cm-a live), so cm-a must not free its shards for one.

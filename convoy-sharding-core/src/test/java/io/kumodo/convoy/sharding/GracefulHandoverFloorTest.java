@@ -112,29 +112,13 @@ class GracefulHandoverFloorTest {
       "modulo, 6000", "modulo, 9990"})
   void aGracefulStopIsTakenOverOneEventDeliveryAfterCloseWithOnlyFreesReleaseAndTakesWritten(String assignment,
       long afterRegularTickMs) {
-    handOver(assignment, afterRegularTickMs, ShardRenewal.EACH);
+    handOver(assignment, afterRegularTickMs);
   }
 
-  /**
-   * In member renewal the leaver writes one lease, its member lease, released with the list of the
-   * shard leases it held at their versions; the survivors take those at once, one delivery after
-   * {@code close()} (before: a free per shard lease, then the member release).
-   */
-  @ParameterizedTest(name = "{0}, closed {1} ms after a survivor''s regular tick")
-  @CsvSource({"balanced, 1", "balanced, 6000", "balanced, 9990", "modulo, 1", "modulo, 6000", "modulo, 9990"})
-  void inMemberRenewalAGracefulStopWritesOnlyTheMemberReleaseAndIsTakenOverOneEventDeliveryAfterClose(
-      String assignment, long afterRegularTickMs) {
-    handOver(assignment, afterRegularTickMs, ShardRenewal.MEMBER);
-
-    assertThat(trace).as("the leaver's writes after close():\n%s", String.join("\n", trace))
-        .filteredOn(line -> line.contains(" a ") && !line.endsWith(" tick") && !line.contains(" event "))
-        .singleElement().asString().contains(" a free convoy-cm/member/a");
-  }
-
-  private void handOver(String assignment, long afterRegularTickMs, ShardRenewal renewal) {
+  private void handOver(String assignment, long afterRegularTickMs) {
     InMemoryLeaseStore store = TestCluster.installed("convoy-cm", SHARDS);
     closedAt = Long.MIN_VALUE;
-    cluster = new TestCluster(SHARDS, store, b -> b.assignment(Assignment.named(assignment)).shardRenewal(renewal));
+    cluster = new TestCluster(SHARDS, store, b -> b.assignment(Assignment.named(assignment)));
     for (String id : List.of("a", "b", "c")) {
       cluster.start(id, new Traced(store, id)); // regular ticks at 0, 30 and 60 ms of each renew interval
       cluster.run(Duration.ofMillis(30), Duration.ofMillis(1));

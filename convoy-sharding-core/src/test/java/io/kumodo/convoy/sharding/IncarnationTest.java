@@ -102,60 +102,14 @@ class IncarnationTest {
 
   @Test
   void aProcessWaitingForAnotherIncarnationsMemberLeaseCreatesTheMissingShardLeasesSoBothWaitsRunTogether() {
-    for (ShardRenewal mode : ShardRenewal.values()) {
-      InMemoryLeaseStore store = new InMemoryLeaseStore(); // no shard lease: deleted, or never created
-      store.put(new Lease(MEMBER_A, "cm-a", Processes.LEASE, null, null, 0,
-          Map.of(LeaseAnnotations.SHARDS, "2", LeaseAnnotations.INCARNATION, "crashed-one"), null));
-      Processes cluster = new Processes(2, store, b -> b.shardRenewal(mode));
-      Processes.Process a = cluster.start("cm-a", "new");
-      // The member lease is taken over after L unchanged; the shard leases, created at the first
-      // tick, are owned L after their create: together, not one after the other (2 L).
-      Duration took = cluster.untilAllOwned(Processes.LEASE.plus(Processes.RENEW));
-      assertThat(a.coordinator.ownedShards()).as("%s: owned after %s", mode, took).containsExactly(0, 1);
-    }
-  }
-
-  @Test
-  void aRestartWhoseMemberLeaseAnOutsiderGaveAnotherHolderDoesNotTakeThePausedOldProcesssMemberModeShardsAtOnce() {
-    // Found by the fault simulation with same-ID and mode-switch faults (seed 1831): the restarted
-    // process takes its member lease back at once from the holder an operator wrote into it, which
-    // says nothing about when the old process stopped renewing; it must not record the old
-    // incarnation as ended (its member-mode shard leases would be taken at once).
-    Processes cluster = new Processes(2, TestCluster.installed("convoy-cm", 2),
-        b -> b.shardRenewal(ShardRenewal.MEMBER));
-    Processes.Process old = cluster.start("cm-a", "old");
-    cluster.run(Duration.ofSeconds(40));
-    assertThat(old.coordinator.ownedShards()).containsExactly(0, 1);
-    old.pause(Duration.ofSeconds(90));
-    Lease m = cluster.store.get(MEMBER_A);
-    cluster.store.put(m.withHolder("cm-b", m.acquireTime(), m.renewTime(), m.transitions())); // kubectl edit
-    Processes.Process restarted = cluster.start("cm-a", "restarted");
-    cluster.run(Duration.ofSeconds(10)); // checked every 100 ms: never two owners
-    assertThat(old.coordinator.ownedShards()).as("the paused process still owns until its deadline")
-        .containsExactly(0, 1);
-    cluster.untilAllOwned(BOUND);
-    assertThat(restarted.coordinator.ownedShards()).containsExactly(0, 1);
-  }
-
-  @Test
-  void leasesOfAnEarlierVersionWithoutAnIncarnationAreReadAsAnotherProcesssAndTakenOverOnceUnchangedForALeaseDuration() {
-    InMemoryLeaseStore store = new InMemoryLeaseStore();
-    // What a crashed replica of an earlier version left: its member lease and two shard leases,
-    // held, without the incarnation annotation.
-    store.put(new Lease(MEMBER_A, "cm-a", Processes.LEASE, null, null, 0, Map.of(LeaseAnnotations.SHARDS, "2"),
-        null));
-    for (int shard = 0; shard < 2; shard++) {
-      store.put(new Lease(LeaseKey.shard("convoy-cm", shard), "cm-a", Processes.LEASE, null, null, 3,
-          Map.of(LeaseAnnotations.SHARDS, "2"), null));
-    }
+    InMemoryLeaseStore store = new InMemoryLeaseStore(); // no shard lease: deleted, or never created
+    store.put(new Lease(MEMBER_A, "cm-a", Processes.LEASE, null, null, 0,
+        Map.of(LeaseAnnotations.SHARDS, "2", LeaseAnnotations.INCARNATION, "crashed-one"), null));
     Processes cluster = new Processes(2, store, b -> {});
     Processes.Process a = cluster.start("cm-a", "new");
-    cluster.run(Processes.LEASE.minusSeconds(1));
-    assertThat(a.coordinator.ownedShards()).as("the earlier version's leases may still be acted on").isEmpty();
-    Duration took = cluster.untilAllOwned(BOUND);
-    assertThat(a.coordinator.ownedShards()).as("owned after %s more", took).containsExactly(0, 1);
-    assertThat(store.get(MEMBER_A).annotations()).containsEntry(LeaseAnnotations.INCARNATION,
-        a.coordinator.incarnation());
-    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).transitions()).as("taken, not renewed").isEqualTo(4);
+    // The member lease is taken over after L unchanged; the shard leases, created at the first
+    // tick, are owned L after their create: together, not one after the other (2 L).
+    Duration took = cluster.untilAllOwned(Processes.LEASE.plus(Processes.RENEW));
+    assertThat(a.coordinator.ownedShards()).as("owned after %s", took).containsExactly(0, 1);
   }
 }

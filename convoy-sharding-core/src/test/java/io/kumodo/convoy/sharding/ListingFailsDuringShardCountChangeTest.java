@@ -23,25 +23,23 @@ import org.junit.jupiter.api.Test;
 class ListingFailsDuringShardCountChangeTest {
   @Test
   void aReplicaWhoseListingsFailDoesNotStartOwningTheShardLeasesItCreatedWhileTheCountsDisagreed() {
-    for (ShardRenewal mode : ShardRenewal.values()) {
-      MixedShardCounts cluster = new MixedShardCounts();
-      boolean[] cannotList = {false};
-      FaultyLeaseStore.Fault noList = Faults.refuse(() -> cannotList[0],
-          (call, lease) -> call == FaultyLeaseStore.Call.LIST, () -> new LeaseStoreException("injected: throttled"));
-      cluster.start(cluster.new Replica("cm-y", new FaultyLeaseStore(cluster.store).with(noList), Duration.ZERO,
-          b -> b.shardCount(16).shardRenewal(mode)));
-      cluster.run(Duration.ofMinutes(1));
-      assertThat(cluster.owned("cm-y")).as("%s mode", mode).hasSize(16);
+    MixedShardCounts cluster = new MixedShardCounts();
+    boolean[] cannotList = {false};
+    FaultyLeaseStore.Fault noList = Faults.refuse(() -> cannotList[0],
+        (call, lease) -> call == FaultyLeaseStore.Call.LIST, () -> new LeaseStoreException("injected: throttled"));
+    cluster.start(cluster.new Replica("cm-y", new FaultyLeaseStore(cluster.store).with(noList), Duration.ZERO,
+        b -> b.shardCount(16)));
+    cluster.run(Duration.ofMinutes(1));
+    assertThat(cluster.owned("cm-y")).hasSize(16);
 
-      // The API server throttles LISTs from now on, except for cm-x's first: cm-x (the rolling
-      // update to 32 shards) sees cm-y's count at its first tick and creates shard leases 16 to 31.
-      cluster.start(cluster.new Replica("cm-x", new FaultyLeaseStore(cluster.store).with(noList), Duration.ZERO,
-          b -> b.shardCount(32).shardRenewal(mode)));
-      assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 16)).holder()).isEqualTo("cm-x");
-      cannotList[0] = true;
-      cluster.run(Duration.ofMinutes(2));
-      assertThat(cluster.violations).as("%s mode: no object with two owners", mode).isEmpty();
-      assertThat(cluster.owned("cm-x")).as("%s mode", mode).isEmpty();
-    }
+    // The API server throttles LISTs from now on, except for cm-x's first: cm-x (the rolling
+    // update to 32 shards) sees cm-y's count at its first tick and creates shard leases 16 to 31.
+    cluster.start(cluster.new Replica("cm-x", new FaultyLeaseStore(cluster.store).with(noList), Duration.ZERO,
+        b -> b.shardCount(32)));
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 16)).holder()).isEqualTo("cm-x");
+    cannotList[0] = true;
+    cluster.run(Duration.ofMinutes(2));
+    assertThat(cluster.violations).as("no object with two owners").isEmpty();
+    assertThat(cluster.owned("cm-x")).isEmpty();
   }
 }

@@ -11,38 +11,36 @@ import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
 /**
- * A rolling update that changes {@code --lease-duration}, in either shard renewal: replicas with
+ * A rolling update that changes {@code --lease-duration}: replicas with
  * L = 60 s run beside replicas with L = 30 s. A holder with the longer one owned until its own
  * L - m (48 s) after its last renewal; what a replica with the shorter one times (the create wait
  * of a missing shard lease, the expiry of a lease created after a delete, the deletion of a member
  * lease unchanged for 10 lease durations) must not end before its ownership, and a holder that
  * has listed a peer with the shorter one owns only the same fraction of it (24 s), for a peer
- * that never listed the holder's leases. Member renewal's own waits: {@link
- * MemberModeMixedLeaseDurationsTest}.
+ * that never listed the holder's leases.
  */
 class MixedLeaseDurationsTest {
   private static final Duration LONG = Duration.ofSeconds(60); // m = 12 s: owns until 48 s after a renewal
   private static final Duration SHORT = TestCluster.LEASE; // 30 s
   private static final Duration RENEW = TestCluster.RENEW;
 
-  private static Consumer<Coordinator.Builder> in(ShardRenewal mode, Duration lease) {
-    return b -> b.shardRenewal(mode).leaseDuration(lease);
+  private static Consumer<Coordinator.Builder> in(Duration lease) {
+    return b -> b.leaseDuration(lease);
   }
 
   /**
    * cm-a with L = 60 s, to be cut off from the API server at {@code cut[0]}, and {@code peers} with
    * 30 s, run for 3 minutes and then to 1 s before cm-a's next renewal: cm-a owns {@code owned}.
    */
-  private static TestCluster steady(ShardRenewal mode, boolean[] cut, List<String> peers, Integer... owned) {
+  private static TestCluster steady(boolean[] cut, List<String> peers, Integer... owned) {
     TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
     TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
-        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, in(mode, LONG)));
+        new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO, in(LONG)));
     for (String peer : peers) {
-      cluster.start(cluster.new Replica(peer, cluster.store, Duration.ZERO, in(mode, SHORT)));
+      cluster.start(cluster.new Replica(peer, cluster.store, Duration.ZERO, in(SHORT)));
     }
     cluster.run(Duration.ofMinutes(3));
     assertThat(a.coordinator.ownedShards()).containsExactly(owned);
@@ -56,12 +54,11 @@ class MixedLeaseDurationsTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(ShardRenewal.class)
-  void aReplicaWithAShorterLeaseDurationDoesNotOwnALeaseItCreatedAfterADeleteBeforeTheCutOffHolderIsFenced(
-      ShardRenewal mode) throws Exception {
+  @Test
+  void aReplicaWithAShorterLeaseDurationDoesNotOwnALeaseItCreatedAfterADeleteBeforeTheCutOffHolderIsFenced()
+      throws Exception {
     boolean[] cut = {false};
-    TestCluster cluster = steady(mode, cut, List.of("cm-b"), 0, 2);
+    TestCluster cluster = steady(cut, List.of("cm-b"), 0, 2);
     cut[0] = true;
     deleteEveryLease(cluster); // cm-b creates every lease, cm-a's member lease gone: it wants them all
     cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
@@ -69,12 +66,11 @@ class MixedLeaseDurationsTest {
     assertThat(cluster.ownersOf(0)).containsExactly("cm-b");
   }
 
-  @ParameterizedTest
-  @EnumSource(ShardRenewal.class)
-  void aLeaseCreatedAfterADeleteByAReplicaThatThenCrashedIsNotTakenBeforeTheCutOffHolderWithTheLongerDurationIsFenced(
-      ShardRenewal mode) throws Exception {
+  @Test
+  void aLeaseCreatedAfterADeleteByAReplicaThatThenCrashedIsNotTakenBeforeTheCutOffHolderWithTheLongerDurationIsFenced()
+      throws Exception {
     boolean[] cut = {false};
-    TestCluster cluster = steady(mode, cut, List.of("cm-b", "cm-c"), 0, 3);
+    TestCluster cluster = steady(cut, List.of("cm-b", "cm-c"), 0, 3);
     cut[0] = true;
     deleteEveryLease(cluster);
     LeaseKey shard0 = LeaseKey.shard("convoy-cm", 0);
@@ -88,19 +84,17 @@ class MixedLeaseDurationsTest {
     assertThat(cluster.ownersOf(0)).hasSize(1).doesNotContain(creator);
   }
 
-  @ParameterizedTest
-  @EnumSource(ShardRenewal.class)
-  void aCutOffHoldersMemberLeaseIsNotDeletedAsStaleByAReplicaWithTenTimesAShorterLeaseDurationBeforeItIsFenced(
-      ShardRenewal mode) {
+  @Test
+  void aCutOffHoldersMemberLeaseIsNotDeletedAsStaleByAReplicaWithTenTimesAShorterLeaseDurationBeforeItIsFenced() {
     // 10 x 3 s = 30 s, while cm-a (L = 40 s, m = 8 s) owns until 32 s after its last renewal.
     Duration renew = Duration.ofSeconds(1);
     TestCluster cluster = new TestCluster(4, TestCluster.installed("convoy-cm", 4), b -> {});
     boolean[] cut = {false};
     TestCluster.Replica a = cluster.start(cluster.new Replica("cm-a",
         new FaultyLeaseStore(cluster.store).with(Faults.partition(() -> cut[0])), Duration.ZERO,
-        in(mode, Duration.ofSeconds(40)).andThen(b -> b.renewInterval(renew))));
+        in(Duration.ofSeconds(40)).andThen(b -> b.renewInterval(renew))));
     cluster.start(cluster.new Replica("cm-b", cluster.store, Duration.ZERO,
-        in(mode, Duration.ofSeconds(3)).andThen(b -> b.renewInterval(renew))));
+        in(Duration.ofSeconds(3)).andThen(b -> b.renewInterval(renew))));
     cluster.run(Duration.ofMinutes(3));
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 2);
 
@@ -115,18 +109,17 @@ class MixedLeaseDurationsTest {
     assertThat(cluster.violations).isEmpty();
   }
 
-  @ParameterizedTest
-  @EnumSource(ShardRenewal.class)
-  void aReplicaThatJoinsJustAfterEveryLeaseWasDeletedDoesNotOwnWhileAHolderWithALongerDurationThatSawItsPeersStillDoes(
-      ShardRenewal mode) throws Exception {
+  @Test
+  void aReplicaThatJoinsJustAfterEveryLeaseWasDeletedDoesNotOwnWhileAHolderWithALongerDurationThatSawItsPeersStillDoes()
+      throws Exception {
     // The joiner never lists cm-a's member lease, so it cannot know to wait 60 s (fault simulation,
-    // each mode, seed 762 with -Dconvoy.sim.leaseDurations=true); cm-a has listed cm-b's 30 s.
+    // seed 762 with -Dconvoy.sim.leaseDurations=true); cm-a has listed cm-b's 30 s.
     boolean[] cut = {false};
-    TestCluster cluster = steady(mode, cut, List.of("cm-b"), 0, 2);
+    TestCluster cluster = steady(cut, List.of("cm-b"), 0, 2);
     cut[0] = true;
     cluster.crash("cm-b");
     deleteEveryLease(cluster);
-    cluster.start(cluster.new Replica("cm-c", cluster.store, Duration.ZERO, in(mode, SHORT)));
+    cluster.start(cluster.new Replica("cm-c", cluster.store, Duration.ZERO, in(SHORT)));
     cluster.run(LONG.plus(RENEW.multipliedBy(3))); // checked every 100 ms: never two owners
     assertThat(cluster.violations).isEmpty();
     assertThat(cluster.ownersOf(0)).containsExactly("cm-c");

@@ -23,11 +23,7 @@ import java.util.Set;
  * {@code renewTime}; a version seen for the first time counts as just renewed.
  *
  * <p>The owner of a shard is the holder of its lease while the lease is held, not drained
- * ({@link LeaseAnnotations#DRAINED}), and not observed unchanged for its lease duration; for a lease
- * held in member renewal ({@link LeaseAnnotations#RENEWAL} {@code member}), which is not renewed
- * (its {@code renewTime} is no liveness signal), while its holder's member lease carries the lease's
- * incarnation and is live as a member lease is judged here (when it carries another incarnation,
- * or none, or is missing or released, the shard has no owner: one that may be gone is not named). A
+ * ({@link LeaseAnnotations#DRAINED}), and not observed unchanged for its lease duration. A
  * member is live while it holds its member lease and that lease was not observed unchanged for
  * its duration. So a holder that stopped renewing, or a watch that went silent, yields no owner
  * one lease duration after the last version observed.
@@ -123,14 +119,6 @@ public class ObservedOwners {
     Lease l = shardLease(shard);
     if (l == null || l.isFree() || LeaseAnnotations.isDrained(l)) {
       return null;
-    }
-    if ("member".equals(l.annotations().get(LeaseAnnotations.RENEWAL))) {
-      // Not renewed: owned while its holder's member lease, of the same incarnation, is live.
-      Lease m = members.get(l.holder());
-      boolean vouches = m != null && !m.isFree() && m.holder().equals(l.holder())
-          && Objects.equals(m.annotations().get(LeaseAnnotations.INCARNATION),
-              l.annotations().get(LeaseAnnotations.INCARNATION));
-      return vouches ? new Held(l.holder(), memberUntil(l.holder())) : null;
     }
     return new Held(l.holder(), shardUntil[shard]);
   }

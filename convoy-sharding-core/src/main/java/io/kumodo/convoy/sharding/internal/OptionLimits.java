@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.internal;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -80,21 +79,6 @@ public final class OptionLimits {
       // reported below
     }
     throw new IllegalArgumentException(name + " must be an integer from " + min + " to " + max + ": " + quote(text));
-  }
-
-  /**
-   * The {@link ShardRenewal} named {@code text}: {@code each} or {@code member}.
-   *
-   * @throws IllegalArgumentException naming {@code name}, the allowed values and {@code text}
-   */
-  public static ShardRenewal shardRenewal(String name, String text) {
-    for (ShardRenewal mode : ShardRenewal.values()) {
-      if (mode.name().toLowerCase(Locale.ROOT).equals(text)) {
-        return mode;
-      }
-    }
-    throw new IllegalArgumentException(name + " must be each or member (the same on all replicas of a component, "
-        + "except during a rolling switch): " + quote(text));
   }
 
   /** {@code s} in double quotes, control characters escaped, so a message stays one line; "null" for null. */

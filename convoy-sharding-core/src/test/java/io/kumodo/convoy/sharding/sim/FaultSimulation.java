@@ -7,14 +7,12 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -50,11 +48,8 @@ import java.util.Random;
  * operator's mark on member and shard leases), store calls that throw an Error, an operator
  * deleting and editing leases ({@link SimOutsiders}), a restart under the same ID while the old
  * process is paused and two processes with one ID ({@link SimSameId}; {@link
- * Builder#sameIdFaults} turns them off), and switches of the shard-renewal mode, each to member
- * and member to each, of one process or rolling ({@link SimModeSwitch}; {@link
- * Builder#modeSwitchFaults}). Each process sees the store with a watch, without one, or with a
- * lagging one ({@link SimViews}), and runs in the simulation's {@linkplain Builder#renewal
- * shard-renewal mode} until a switch. The faults are catalogued in {@link SimFaults}, the checks
+ * Builder#sameIdFaults} turns them off). Each process sees the store with a watch, without one,
+ * or with a lagging one ({@link SimViews}). The faults are catalogued in {@link SimFaults}, the checks
  * in {@link SimChecker}, a process in {@link SimReplica}, its view of the store in {@link
  * SimStore}. The same seed gives the same run; a failing run's {@link Result#trace()} replays it
  * step by step.
@@ -73,8 +68,6 @@ public final class FaultSimulation {
   final Assignment assignment;
   /** Checker self-test: each process's first OnChange call is not heard, as if the library lost it. */
   final boolean loseFirstOnChange;
-  /** The mode new processes start in: the simulation's, until a rolling switch changes it. */
-  ShardRenewal renewal;
   /** The lease duration new processes start with: the simulation's, until a rolling change. */
   Duration leaseNow;
   /** The longest lease duration a process of the run was started with. */
@@ -109,11 +102,10 @@ public final class FaultSimulation {
     this.faults = b.faults;
     this.maxDrift = Double.isNaN(b.maxDrift) ? 0.95 * allowedDrift(b.lease, b.renew) : b.maxDrift;
     this.assignment = b.assignment;
-    this.renewal = b.renewal;
     this.leaseNow = b.lease;
     this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
-    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.modeSwitchFaults, b.leaseDurationFaults);
+    this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.leaseDurationFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
@@ -159,11 +151,6 @@ public final class FaultSimulation {
     }
   }
 
-  /** {@code each} or {@code member}: {@code mode} as the flag {@code --shard-renewal} spells it. */
-  static String flag(ShardRenewal mode) {
-    return mode.name().toLowerCase(Locale.ROOT);
-  }
-
   /** Runs the schedule and checks the invariants; deterministic for a seed. */
   public Result run() {
     time.afterEachTask(checker::afterEachTask);
@@ -192,7 +179,7 @@ public final class FaultSimulation {
     long settled = -1;
     // Sampled every R/50 and at the deadline itself: the longest path (a delete just after a
     // regular tick, R + R + L on the slowest clock, docs/guarantees.md) ends within a step
-    // before the deadline (seed 10550, each mode: 134 ms), and a sample after it must not count.
+    // before the deadline (134 ms in one schedule), and a sample after it must not count.
     long step = renew.toNanos() / 50;
     long deadline = settleStart + bound().toNanos();
     while (!failed() && time.read() < deadline + 3 * renew.toNanos()) {
@@ -224,35 +211,30 @@ public final class FaultSimulation {
   // What the faults and the checker use. ----------------------------------------------------------
 
   /**
-   * Starts a process (a new one, or another under a known ID) in the current mode, its wall clock
-   * up to 5 lease durations ahead or behind: built, primed and started.
+   * Starts a process (a new one, or another under a known ID), its wall clock up to 5 lease
+   * durations ahead or behind: built, primed and started.
    */
   SimReplica startReplica(String id) {
-    return startReplica(id, renewal);
+    return startReplicaWithLease(id, leaseNow);
   }
 
-  /** Starts a process in {@code mode}, its wall clock up to 5 lease durations ahead or behind. */
-  SimReplica startReplica(String id, ShardRenewal mode) {
-    return startReplica(id, mode, leaseNow);
-  }
-
-  /** Starts a process in {@code mode} with lease duration {@code lease}, its wall clock up to 5 L off. */
-  SimReplica startReplica(String id, ShardRenewal mode, Duration lease) {
-    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * this.lease.toNanos())), mode,
+  /** Starts a process with lease duration {@code lease}, its wall clock up to 5 L off. */
+  SimReplica startReplicaWithLease(String id, Duration lease) {
+    return startReplica(id, Duration.ofNanos((long) ((random.nextDouble() * 2 - 1) * 5 * this.lease.toNanos())),
         lease);
   }
 
-  /** Starts a process in the current mode whose wall clock is {@code offset} off. */
+  /** Starts a process whose wall clock is {@code offset} off. */
   SimReplica startReplica(String id, Duration offset) {
-    return startReplica(id, offset, renewal, leaseNow);
+    return startReplica(id, offset, leaseNow);
   }
 
-  private SimReplica startReplica(String id, Duration offset, ShardRenewal mode, Duration lease) {
+  private SimReplica startReplica(String id, Duration offset, Duration lease) {
     int n = processesPerId.merge(id, 1, Integer::sum);
     longestLease = lease.compareTo(longestLease) > 0 ? lease : longestLease;
-    SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, mode, lease, offset, SimViews.choose(this));
+    SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, lease, offset, SimViews.choose(this));
     if (lagsHealed) {
-      // Started after the lags ended (a rolling switch's later replacements): its watch does not lag.
+      // Started after the lags ended (a rolling change's later replacements): its watch does not lag.
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
     }
     replicas.add(r);
@@ -381,9 +363,7 @@ public final class FaultSimulation {
     private int faults = 12;
     private double maxDrift = Double.NaN;
     private Assignment assignment = Assignment.modulo();
-    private ShardRenewal renewal = ShardRenewal.EACH;
     private boolean sameIdFaults = true;
-    private boolean modeSwitchFaults = true;
     private boolean leaseDurationFaults;
     private boolean loseFirstOnChange;
 
@@ -409,27 +389,12 @@ public final class FaultSimulation {
       return this;
     }
 
-    /** The shard-renewal mode every process starts in (default EACH); a mode switch changes it. */
-    Builder renewal(ShardRenewal renewal) {
-      this.renewal = renewal;
-      return this;
-    }
-
     /**
      * Whether the schedule may restart a process under its ID while the old one is paused, or
      * start a second process with the ID of a running one ({@link SimSameId}); default true.
      */
     public Builder sameIdFaults(boolean sameIdFaults) {
       this.sameIdFaults = sameIdFaults;
-      return this;
-    }
-
-    /**
-     * Whether the schedule may switch processes to the other shard-renewal mode, one or all in a
-     * rolling update ({@link SimModeSwitch}: each to member mode and back); default true.
-     */
-    public Builder modeSwitchFaults(boolean modeSwitchFaults) {
-      this.modeSwitchFaults = modeSwitchFaults;
       return this;
     }
 

@@ -7,10 +7,8 @@ package io.kumodo.convoy.sharding.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -21,24 +19,18 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Tens of thousands of seeded fault schedules per shard-renewal mode: safety and fencing tokens
- * at every virtual instant, liveness within the bound after the last fault, no lost or duplicated
- * OnChange. Both shard-renewal modes run (one parameter each, so one {@code mvn verify} runs both);
- * the schedules of a mode run in parallel, one per core (each is independent and deterministic by
- * its seed and mode). Every fault family is on, two processes with one replica ID ({@link
- * SimSameId}) and switches of the shard-renewal mode ({@link SimModeSwitch}) included, but the
- * changes of {@code --lease-duration} ({@link SimLeaseDurations}), opt-in.
- * {@code -Dconvoy.sim.renewal=each} (or {@code member}) runs one mode only, {@code
- * -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the threads,
- * {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or not), {@code
- * -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N} stops at the
- * N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} and {@code
- * -Dconvoy.sim.modeSwitch=false} turn those two families off, {@code -Dconvoy.sim.leaseDurations=true}
- * turns the lease-duration changes on.
+ * Tens of thousands of seeded fault schedules: safety and fencing tokens at every virtual instant,
+ * liveness within the bound after the last fault, no lost or duplicated OnChange. The schedules
+ * run in parallel, one per core (each is independent and deterministic by its seed). Every fault
+ * family is on, two processes with one replica ID ({@link SimSameId}) included, but the changes
+ * of {@code --lease-duration} ({@link SimLeaseDurations}), opt-in.
+ * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
+ * threads, {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or
+ * not), {@code -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N}
+ * stops at the N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} turns that family
+ * off, {@code -Dconvoy.sim.leaseDurations=true} turns the lease-duration changes on.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 20_000);
@@ -46,29 +38,20 @@ class FaultSimulationTest {
       Runtime.getRuntime().availableProcessors());
   private static final long ONLY_SEED = Long.getLong("convoy.sim.seed", 0);
   private static final long FIRST_SEED = Long.getLong("convoy.sim.firstSeed", 1);
-  private static final String ONLY_MODE = System.getProperty("convoy.sim.renewal", "");
   /** The faults with two processes of one replica ID ({@link SimSameId}); {@code false} turns them off. */
   private static final boolean SAME_ID = Boolean.parseBoolean(System.getProperty("convoy.sim.sameId", "true"));
-  /** The switches of the shard-renewal mode ({@link SimModeSwitch}); {@code false} turns them off. */
-  private static final boolean MODE_SWITCH =
-      Boolean.parseBoolean(System.getProperty("convoy.sim.modeSwitch", "true"));
   /** The changes of {@code --lease-duration} ({@link SimLeaseDurations}); opt-in with {@code true}. */
   private static final boolean LEASE_DURATIONS =
       Boolean.parseBoolean(System.getProperty("convoy.sim.leaseDurations", "false"));
-  /**
-   * A search at least this long must have switched modes both ways, one process and rolling,
-   * and changed lease durations every way (of the families that are on).
-   */
+  /** A search at least this long must have changed lease durations every way (when that family is on). */
   private static final int KINDS_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
-  /** The schedule of {@code seed} in {@code mode}: its replicas, shards, faults and assignment follow from the seed. */
-  static FaultSimulation.Result schedule(long seed, ShardRenewal mode) {
+  /** The schedule of {@code seed}: its replicas, shards, faults and assignment follow from the seed. */
+  static FaultSimulation.Result schedule(long seed) {
     return FaultSimulation.builder()
         .seed(seed)
-        .renewal(mode)
         .sameIdFaults(SAME_ID)
-        .modeSwitchFaults(MODE_SWITCH)
         .leaseDurationFaults(LEASE_DURATIONS)
         .replicas(1 + (int) (seed % 5))
         .shards(seed % 3 == 0 ? 16 : 8)
@@ -78,20 +61,12 @@ class FaultSimulationTest {
         .run();
   }
 
-  /** Both modes, or the one {@code -Dconvoy.sim.renewal} names. */
-  static List<ShardRenewal> modes() {
-    return ONLY_MODE.isBlank() ? List.of(ShardRenewal.values())
-        : List.of(ShardRenewal.valueOf(ONLY_MODE.trim().toUpperCase(Locale.ROOT)));
-  }
-
-  @ParameterizedTest(name = "{0} mode")
-  @MethodSource("modes")
-  void noScheduleBreaksSafetyLivenessOrOnChange(ShardRenewal mode) throws Exception {
+  @Test
+  void noScheduleBreaksSafetyLivenessOrOnChange() throws Exception {
     long first = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED;
     long last = ONLY_SEED != 0 ? ONLY_SEED : FIRST_SEED + SCHEDULES - 1;
     ConcurrentSkipListMap<Long, String> failures = new ConcurrentSkipListMap<>();
     ConcurrentSkipListMap<Long, Long> settled = new ConcurrentSkipListMap<>(); // nanos -> seed, every process at L
-    Map<String, LongAdder> switches = new ConcurrentHashMap<>();
     Map<String, LongAdder> leaseChanges = new ConcurrentHashMap<>();
     ConcurrentSkipListMap<Long, Long> settledMixed = new ConcurrentSkipListMap<>(); // with a 2L process
     long started = System.nanoTime();
@@ -102,7 +77,7 @@ class FaultSimulationTest {
         if (failures.size() >= REPORTED) {
           return; // enough to look at
         }
-        FaultSimulation.Result result = schedule(seed, mode);
+        FaultSimulation.Result result = schedule(seed);
         if (ONLY_SEED != 0) {
           System.out.println("settled " + result.settledAfterLastFault() + " after the last fault; " + result.report());
         }
@@ -112,8 +87,6 @@ class FaultSimulationTest {
         } else {
           (changes.isEmpty() ? settled : settledMixed).merge(result.settledAfterLastFault().toNanos(), seed, Math::min);
         }
-        SimModeSwitch.switchesIn(result.trace())
-            .forEach(kind -> switches.computeIfAbsent(kind, k -> new LongAdder()).increment());
         changes.forEach(kind -> leaseChanges.computeIfAbsent(kind, k -> new LongAdder()).increment());
       })).get();
     } finally {
@@ -121,26 +94,20 @@ class FaultSimulationTest {
     }
     Map.Entry<Long, Long> worst = settled.isEmpty() ? Map.entry(0L, 0L) : settled.lastEntry();
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    System.out.println("fault simulation, " + FaultSimulation.flag(mode) + " mode: " + (last - first + 1) + " schedules on "
+    System.out.println("fault simulation: " + (last - first + 1) + " schedules on "
         + THREADS + " threads in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s ("
         + Duration.ofNanos(processCpuNanos() - cpuStarted).toSeconds() + " s of CPU, load average "
         + String.format(Locale.ROOT, "%.1f", load) + " at the end), worst settle after the last fault " + Duration.ofNanos(worst.getKey()) + " (seed "
-        + worst.getValue() + ") against the bound " + bound(mode) + "; schedules with mode switches: "
-        + new TreeMap<>(switches)
+        + worst.getValue() + ") against the bound " + bound()
         + (LEASE_DURATIONS ? "; with a lease-duration change (a process at 2L): worst settle " + (settledMixed.isEmpty()
         ? "none" : Duration.ofNanos(settledMixed.lastKey()) + " (seed " + settledMixed.lastEntry().getValue() + ")")
-        + " against " + mixedBound(mode) + ", schedules " + new TreeMap<>(leaseChanges) : "")
+        + " against " + mixedBound() + ", schedules " + new TreeMap<>(leaseChanges) : "")
         + (failures.isEmpty() ? "" : "; FAILING seeds (the search stops at " + REPORTED + "): " + failures.keySet()));
-    assertThat(failures.values()).as("failing seeds in " + FaultSimulation.flag(mode) + " mode with replayable traces"
-        + " (-Dconvoy.sim.renewal=" + FaultSimulation.flag(mode) + " -Dconvoy.sim.seed=S replays one)").isEmpty();
+    assertThat(failures.values()).as("failing seeds with replayable traces (-Dconvoy.sim.seed=S replays one)")
+        .isEmpty();
     if (LEASE_DURATIONS && last - first + 1 >= KINDS_SHOWN_FROM) {
       assertThat(leaseChanges.keySet()).as("the lease-duration changes made").containsExactlyInAnyOrder(
           "one process 30s -> 60s", "one process 60s -> 30s", "rolling 30s -> 60s", "rolling 60s -> 30s");
-    }
-    if (MODE_SWITCH && last - first + 1 >= KINDS_SHOWN_FROM) {
-      assertThat(switches.keySet()).as("the mode switches made").containsExactlyInAnyOrder(
-          "one process each -> member", "one process member -> each", "rolling each -> member",
-          "rolling member -> each");
     }
   }
 
@@ -150,15 +117,15 @@ class FaultSimulationTest {
         ? os.getProcessCpuTime() : 0;
   }
 
-  /** The liveness bound of {@code mode}'s schedules (the same for every seed: their timing is the default). */
-  private static Duration bound(ShardRenewal mode) {
-    return FaultSimulation.builder().renewal(mode).build().bound();
+  /** The liveness bound of the schedules (the same for every seed: their timing is the default). */
+  private static Duration bound() {
+    return FaultSimulation.builder().build().bound();
   }
 
   /** The liveness bound of a schedule with a process at 2L: 2L + 2R, stretched by the drift. */
-  private static Duration mixedBound(ShardRenewal mode) {
-    FaultSimulation sim = FaultSimulation.builder().renewal(mode).build();
-    return FaultSimulation.builder().renewal(mode).timing(sim.lease.multipliedBy(2), sim.renew)
+  private static Duration mixedBound() {
+    FaultSimulation sim = FaultSimulation.builder().build();
+    return FaultSimulation.builder().timing(sim.lease.multipliedBy(2), sim.renew)
         .maxClockDrift(sim.maxDrift).build().bound();
   }
 

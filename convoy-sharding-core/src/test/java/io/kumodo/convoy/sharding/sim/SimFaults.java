@@ -16,20 +16,18 @@ import java.util.Map;
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
  * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
  * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
- * clocks ({@link SimClocks}), two processes with one replica ID ({@link SimSameId}) and switches
- * of the shard-renewal mode ({@link SimModeSwitch}).
+ * clocks ({@link SimClocks}) and two processes with one replica ID ({@link SimSameId}).
  */
 final class SimFaults {
   private SimFaults() {}
 
   /**
    * Every fault kind, in a fixed order (a seed's schedule depends on it); those of {@link
-   * SimSameId} only if {@code sameId}, those of {@link SimModeSwitch} only if {@code modeSwitch},
-   * those of {@link SimLeaseDurations} only if
+   * SimSameId} only if {@code sameId}, those of {@link SimLeaseDurations} only if
    * {@code leaseDurations} (each appended after the others: with them off, a seed's schedule is the
    * one it was before they existed).
    */
-  static List<SimFault> catalogue(boolean sameId, boolean modeSwitch, boolean leaseDurations) {
+  static List<SimFault> catalogue(boolean sameId, boolean leaseDurations) {
     List<SimFault> all = new ArrayList<>(List.of(
         SimFaults::crash,
         SimFaults::restart,
@@ -45,9 +43,6 @@ final class SimFaults {
     all.addAll(SimClocks.faults());
     if (sameId) {
       all.addAll(SimSameId.faults());
-    }
-    if (modeSwitch) {
-      all.addAll(SimModeSwitch.faults());
     }
     if (leaseDurations) {
       all.addAll(SimLeaseDurations.faults());

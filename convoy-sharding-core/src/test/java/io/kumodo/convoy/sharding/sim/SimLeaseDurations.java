@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * lease duration than the deployment's, one at a time, a random part of two renew intervals apart.
  * The two durations are the simulation's L and 2L (60 s beside 30 s by default; the fencing margin
  * of 2L allows at least the drift L's does), so a run has replicas with both side by side, and
- * processes started later (joins, restarts, mode switches) run with the duration the last rolling
+ * processes started later (joins, restarts) run with the duration the last rolling
  * change went to. The replacement keeps the replica ID (a StatefulSet) or gets a new one (a
  * Deployment), by the seed. The liveness bound counts the longest duration of the run
  * ({@link FaultSimulation#bound()}).
@@ -86,7 +86,7 @@ final class SimLeaseDurations {
   private static void replace(FaultSimulation sim, SimReplica r, Duration lease, boolean sameId) {
     sim.note("graceful stop " + r.name + " for a lease duration of " + lease.toSeconds() + "s");
     r.stop();
-    SimReplica fresh = sim.startReplica(sameId ? r.id : sim.newId(), r.renewal, lease);
+    SimReplica fresh = sim.startReplicaWithLease(sameId ? r.id : sim.newId(), lease);
     sim.note("start " + fresh.describe());
   }
 }

@@ -6,7 +6,6 @@ package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
-import io.kumodo.convoy.sharding.ShardRenewal;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.UtcClock;
@@ -35,7 +34,6 @@ final class SimReplica {
   final String id;
   /** The ID for the first process of an ID; {@code id#2}, {@code id#3} for later ones. */
   final String name;
-  final ShardRenewal renewal;
   /** Its {@code --lease-duration}. */
   final Duration lease;
   final SimStore store;
@@ -57,13 +55,12 @@ final class SimReplica {
   private boolean heardAny;
 
   /** A process of replica {@code id}, its wall clock {@code offset} off the true time, seeing the store through {@code view}. */
-  SimReplica(FaultSimulation sim, String id, String name, ShardRenewal renewal, Duration lease, Duration offset,
+  SimReplica(FaultSimulation sim, String id, String name, Duration lease, Duration offset,
       SimViews.View view) {
     this.sim = sim;
     this.lease = lease;
     this.id = id;
     this.name = name;
-    this.renewal = renewal;
     this.view = view;
     VirtualTime time = sim.time;
     Random random = sim.random;
@@ -75,14 +72,13 @@ final class SimReplica {
     this.wall = new WallClock(time, offset.toNanos());
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
-    // its view; its own clocks replace the harness's, its mode is set, and its incarnation comes
+    // its view; its own clocks replace the harness's, and its incarnation comes
     // from the seed too (a draw of its own: the schedule's draws stay as they were).
     this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> b
         .ticker(drifting)
         .clock(wall)
         .onChange(this::onChange)
         .random(new Random(~storeSeed))
-        .shardRenewal(renewal)
         .leaseDuration(lease));
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
@@ -95,10 +91,10 @@ final class SimReplica {
     return !crashed && !stopped;
   }
 
-  /** Its name, mode, clocks and view of the store, for a trace. */
+  /** Its name, clocks and view of the store, for a trace. */
   String describe() {
     long offset = wall.offset;
-    return name + " (" + FaultSimulation.flag(renewal) + " mode, L " + lease.toSeconds() + "s, clock "
+    return name + " (L " + lease.toSeconds() + "s, clock "
         + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
         + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
   }
