@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * every shard is owned again within the lease duration plus two renew intervals, and the member
  * set forms again. The clients use the settings docs/guarantees.md recommends.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class ApiServerFaultsIT {
   private static final Logger log = LoggerFactory.getLogger(ApiServerFaultsIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * last event every shard is owned by a running replica within the lease duration plus two renew
  * intervals. {@code -Dconvoy.seed=N} replays a schedule; a failure names its seed and trace.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class ChaosIT {
   private static final Logger log = LoggerFactory.getLogger(ChaosIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);

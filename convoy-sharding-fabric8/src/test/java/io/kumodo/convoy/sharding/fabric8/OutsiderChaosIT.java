@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,7 @@ import org.slf4j.LoggerFactory;
  * running replica within the lease duration plus two renew intervals. {@code -Dconvoy.seed=N}
  * replays a schedule; a failure names its seed and trace.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class OutsiderChaosIT {
   private static final Logger log = LoggerFactory.getLogger(OutsiderChaosIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);

@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * lease duration plus two renew intervals and keeps holding; every malformed object version is
  * logged, at most once per store, and no well-formed one is.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class RandomLeasesIT {
   private static final Logger log = LoggerFactory.getLogger(RandomLeasesIT.class);
   private static final Pattern IGNORED = Pattern.compile("ignoring Lease [^/]+/(.*) \\(resourceVersion (\\d+)\\)");

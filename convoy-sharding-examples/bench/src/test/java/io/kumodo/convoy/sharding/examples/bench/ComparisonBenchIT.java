@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * scenario, 200 objects of 1 ms) and prints its tables with every measure and a ratio for each.
  * It asserts no timing: the figures are the benchmark's to report, in docs/comparison.md.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class ComparisonBenchIT {
 
   @Test

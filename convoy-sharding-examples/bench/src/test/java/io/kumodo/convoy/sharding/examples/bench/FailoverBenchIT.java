@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * scenario) and reports every handover. It asserts no timing: the figures are the benchmark's
  * to report, in docs/performance.md.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class FailoverBenchIT {
 
   @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kumodo.convoy.sharding.examples.kube.RealBinaries;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * and kube-apiserver in one run (one run of each scenario, short leases) and reports every
  * handover for both. It asserts no timing.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class FailoverBenchOnRealServerIT {
 
   @Test

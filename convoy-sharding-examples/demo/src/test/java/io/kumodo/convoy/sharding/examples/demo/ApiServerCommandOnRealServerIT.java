@@ -30,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * --kubeconfig} and {@code status --kubeconfig} work with that file; SIGTERM stops etcd and
  * kube-apiserver, deletes the directory and exits 0.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class ApiServerCommandOnRealServerIT {
   private static final String KUBECONFIG = "kubeconfig: ";
   private final Path logs = Path.of("target", "real-api-server-logs");

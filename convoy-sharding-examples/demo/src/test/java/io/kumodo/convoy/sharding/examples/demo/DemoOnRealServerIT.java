@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * removes them; at the end of the run, {@code status} against its server shows every shard owned
  * by the right replica. SIGTERM in the middle of it also removes them.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 class DemoOnRealServerIT {
   private Process demo;
 

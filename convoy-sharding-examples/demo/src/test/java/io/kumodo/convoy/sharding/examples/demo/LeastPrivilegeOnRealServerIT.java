@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * {@code deploy/role.yaml} and nothing more; with a verb taken out of the Role a replica says so
  * once, clearly, stays not ready and owns nothing, and recovers by itself when the Role is fixed.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 @ExtendWith(RealKube.class)
 class LeastPrivilegeOnRealServerIT {
   private static final int SHARDS = 6;

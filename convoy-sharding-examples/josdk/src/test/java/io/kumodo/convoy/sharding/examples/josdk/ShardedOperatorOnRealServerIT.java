@@ -12,6 +12,7 @@ import io.kumodo.convoy.sharding.examples.kube.RealKube;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * reconciled by two replicas at once and none by a replica that does not own its shard when the
  * reconcile begins (the {@link Journal}). The scenarios are {@link OperatorScenarios}'.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 @ExtendWith(RealKube.class)
 class ShardedOperatorOnRealServerIT extends OperatorScenarios {
   /** Scheduling and request latency on a loaded 2-core machine. */

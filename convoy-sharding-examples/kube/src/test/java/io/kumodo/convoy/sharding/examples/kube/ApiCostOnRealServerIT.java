@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
  * seconds later. No ownership sampler runs: sampling 20 x 256 {@code owns} calls each millisecond
  * takes a good part of a core, which the clients need to keep up with their watches.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 @ExtendWith(RealKube.class)
 class ApiCostOnRealServerIT {
   private static final Logger log = LoggerFactory.getLogger(ApiCostOnRealServerIT.class);

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * throughout), every shard is owned by a live replica within L + 2R of the fault's end
  * (docs/guarantees.md), and no lease is left held by the replica that died meanwhile.
  */
+@Tag("ci") // runs in .ci/run only (docs/testing.md)
 @ExtendWith(RealKube.class)
 @RealKube.OwnServer(flags = {"--watch-cache=false"})
 class ServerFaultsOnRealServerIT {
