@@ -14,6 +14,7 @@ import io.kumodo.convoy.sharding.examples.kube.RealApiServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The API server that {@code demo} and {@code api-server} run: the embedded {@link MockApiServer}
@@ -45,37 +46,8 @@ interface DemoApiServer extends AutoCloseable {
   /** The mock on {@code 127.0.0.1:port} (0: a free port). */
   static DemoApiServer mock(int port) {
     MockApiServer api = MockApiServer.start(port);
-    return new DemoApiServer() {
-      @Override
-      public String kind() {
-        return "mock API server";
-      }
-
-      @Override
-      public String url() {
-        return api.url();
-      }
-
-      @Override
-      public String kubectl() {
-        return "kubectl --server " + api.url();
-      }
-
-      @Override
-      public Optional<Path> kubeconfig() {
-        return Optional.empty();
-      }
-
-      @Override
-      public KubernetesClient createClient() {
-        return api.createClient();
-      }
-
-      @Override
-      public void close() {
-        api.close();
-      }
-    };
+    return new Started("mock API server", api.url(), "kubectl --server " + api.url(), Optional.empty(),
+        api::createClient, api::close, "MockApiServer{" + api.url() + "}");
   }
 
   /**
@@ -93,43 +65,30 @@ interface DemoApiServer extends AutoCloseable {
       server.close();
       throw e;
     }
-    return new DemoApiServer() {
-      @Override
-      public String kind() {
-        return "real API server";
-      }
+    return new Started("real API server", server.url(), "kubectl --kubeconfig " + server.kubeconfig(),
+        Optional.of(server.kubeconfig()), () -> {
+          Config config = server.adminConfig();
+          config.setNamespace(MockApiServer.DEFAULT_NAMESPACE);
+          return new KubernetesClientBuilder().withConfig(config).build();
+        }, server::close, server.toString());
+  }
 
-      @Override
-      public String url() {
-        return server.url();
-      }
+  /** A started server, mock or real: what it is and how to reach, use and stop it. */
+  record Started(String kind, String url, String kubectl, Optional<Path> kubeconfig,
+      Supplier<KubernetesClient> clients, Runnable stop, String description) implements DemoApiServer {
+    @Override
+    public KubernetesClient createClient() {
+      return clients.get();
+    }
 
-      @Override
-      public String kubectl() {
-        return "kubectl --kubeconfig " + server.kubeconfig();
-      }
+    @Override
+    public void close() {
+      stop.run();
+    }
 
-      @Override
-      public Optional<Path> kubeconfig() {
-        return Optional.of(server.kubeconfig());
-      }
-
-      @Override
-      public KubernetesClient createClient() {
-        Config config = server.adminConfig();
-        config.setNamespace(MockApiServer.DEFAULT_NAMESPACE);
-        return new KubernetesClientBuilder().withConfig(config).build();
-      }
-
-      @Override
-      public void close() {
-        server.close();
-      }
-
-      @Override
-      public String toString() {
-        return server.toString();
-      }
-    };
+    @Override
+    public String toString() {
+      return description;
+    }
   }
 }
