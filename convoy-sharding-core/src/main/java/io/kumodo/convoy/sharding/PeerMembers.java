@@ -64,7 +64,7 @@ final class PeerMembers {
       }
       // Expired after the lease duration or the longer one its record declares (its holder, with
       // another --lease-duration, owns until its own L - m after its last renewal).
-      long expiry = ShardListing.expiry(s, lease);
+      long expiry = ShardListing.memberExpiry(s, lease);
       if (!lease.holder().equals(key.replicaId()) || LeaseAnnotations.isDrained(lease)) {
         if (age >= expiry) {
           // Not live either way; marked released too, so that it stops counting for the shard-count

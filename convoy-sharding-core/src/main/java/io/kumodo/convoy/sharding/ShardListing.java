@@ -5,8 +5,8 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Observations;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -194,13 +194,23 @@ final class ShardListing {
     return Math.max(s.leaseNanos(), observed.longestDeclared());
   }
 
-  /** How long a shard lease must go unchanged before it may be taken, by the options {@code s}. */
+  /**
+   * How long a shard lease must go unchanged before it may be taken, by the options {@code s}: the
+   * lease duration, or the longer one the lease declares, at most 24 h (see {@link
+   * DurationLimits#declaredNanos}).
+   */
   static long expiry(Settings s, Lease lease) {
-    Duration declared = lease.duration();
-    if (declared != null && !declared.isNegative() && declared.compareTo(s.leaseDuration()) > 0) {
-      return declared.toNanos();
-    }
-    return s.leaseNanos();
+    return Math.max(s.leaseNanos(), DurationLimits.declaredNanos(lease.duration()));
+  }
+
+  /**
+   * How long a member lease counts as live while unchanged: {@link #expiry(Settings, Lease)}, or
+   * the lease duration for one that declares more than any coordinator writes. That one is another
+   * tool's, and membership only shapes what a replica wants, so the spec's rule judges it; the
+   * waits for a holder count its duration as 24 h.
+   */
+  static long memberExpiry(Settings s, Lease lease) {
+    return DurationLimits.overlong(lease.duration()) ? s.leaseNanos() : expiry(s, lease);
   }
 
   /**

@@ -143,4 +143,13 @@ class ObservedOwnersTest {
   private void advanceTo(long reading) {
     cluster.time.advance(Duration.ofNanos(reading - cluster.time.read()));
   }
+
+  @Test
+  void aShardLeaseDeclaringADurationBeyondALongOfNanosecondsNamesItsHolderFor24HoursAfterItsLastVersion() {
+    ObservedOwners observed = new ObservedOwners(SHARDS);
+    observed.put(new Lease(LeaseKey.shard("convoy-cm", 3), "stranger", Duration.ofDays(365L * 300), null, null, 0,
+        Map.of(), "1"), 0);
+    assertThat(observed.ownerOf(3, Duration.ofHours(24).toNanos() - 1)).contains("stranger");
+    assertThat(observed.ownerOf(3, Duration.ofHours(24).toNanos())).isEmpty();
+  }
 }

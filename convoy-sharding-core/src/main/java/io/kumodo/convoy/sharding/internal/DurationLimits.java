@@ -37,6 +37,24 @@ public final class DurationLimits {
 
   private DurationLimits() {}
 
+  /**
+   * The lease duration a listed lease declares, in nanoseconds: 0 when it declares none or one
+   * not above 0, and at most {@link #MAX_DURATION}. No coordinator writes a longer one, so no
+   * correct holder needs a longer wait; a longer one is another tool's (a custom store can list
+   * one beyond what a {@code long} of nanoseconds holds, about 292 years).
+   */
+  public static long declaredNanos(Duration declared) {
+    if (declared == null || declared.isNegative() || declared.isZero()) {
+      return 0;
+    }
+    return overlong(declared) ? MAX_DURATION.toNanos() : declared.toNanos();
+  }
+
+  /** True when {@code declared} is longer than any coordinator writes ({@link #MAX_DURATION}). */
+  public static boolean overlong(Duration declared) {
+    return declared != null && declared.compareTo(MAX_DURATION) > 0;
+  }
+
   /** Checks a lease duration: greater than 0 and at most 24 h. */
   public static Duration leaseDuration(String name, Duration lease) {
     return upTo24h(name, lease);

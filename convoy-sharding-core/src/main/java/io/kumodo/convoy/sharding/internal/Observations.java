@@ -4,16 +4,18 @@
  */
 package io.kumodo.convoy.sharding.internal;
 
+import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How long each lease record has gone unchanged, on this replica's monotonic clock, since this
@@ -32,7 +34,11 @@ import java.util.Set;
  * ownership may outlast its last renewal, while replicas with another {@code --lease-duration} run.
  */
 public final class Observations {
+  private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+
   private final Map<LeaseKey, Seen> seen = new HashMap<>();
+  /** The listed leases that declare a longer duration than any coordinator writes, logged once each. */
+  private final Set<LeaseKey> overlong = new HashSet<>();
   /**
    * The member leases of the last listing held by their replica and not unchanged for the duration
    * they declare (nanoseconds, at most {@link DurationLimits#MAX_DURATION}), with whether they
@@ -77,6 +83,7 @@ public final class Observations {
       observe(lease, now);
     }
     seen.keySet().retainAll(present);
+    overlong.retainAll(present);
     watched.keySet().retainAll(present);
     lastWatched.keySet().retainAll(present);
     noteDurations(listed, now);
@@ -114,8 +121,8 @@ public final class Observations {
       present.add(lease.key());
       boolean held = lease.key().role() == LeaseRole.MEMBER && !lease.isFree()
           && lease.holder().equals(lease.key().replicaId());
-      if (held && lease.duration() != null && lease.duration().compareTo(Duration.ZERO) > 0) {
-        long d = Math.min(lease.duration().toNanos(), DurationLimits.MAX_DURATION.toNanos());
+      long d = DurationLimits.declaredNanos(lease.duration());
+      if (held && d > 0) {
         if (age(lease, now) < d) {
           live.put(lease.key(), new Member(d, !firstVersion(lease)));
           longest = Math.max(longest, d);
@@ -141,6 +148,11 @@ public final class Observations {
    * time, the earlier reading for one seen before. Its expiry is that reading plus its duration.
    */
   public long observe(Lease lease, long now) {
+    if (DurationLimits.overlong(lease.duration()) && overlong.add(lease.key())) {
+      log.warn("lease {} declares a lease duration of {}, more than any coordinator writes: another tool's lease "
+          + "or malformed; a wait for its holder counts it as {}", lease.key(), Durations.format(lease.duration()),
+          Durations.format(DurationLimits.MAX_DURATION));
+    }
     String fp = fingerprint(lease);
     Seen s = seen.get(lease.key());
     if (s == null || !s.fingerprint.equals(fp)) {
@@ -155,6 +167,7 @@ public final class Observations {
   /** Forgets {@code key}: its lease was deleted (a later version counts as seen for the first time). */
   public void forget(LeaseKey key) {
     seen.remove(key);
+    overlong.remove(key);
     watched.remove(key);
     lastWatched.remove(key);
   }

@@ -76,7 +76,7 @@ public class ObservedOwners {
     if (key.role() == LeaseRole.SHARD && key.shard() >= shardCount) {
       return false;
     }
-    long until = observations.observe(lease, now) + (lease.duration() == null ? 0 : lease.duration().toNanos());
+    long until = observations.observe(lease, now) + DurationLimits.declaredNanos(lease.duration());
     if (key.role() == LeaseRole.SHARD) {
       shards[key.shard()] = lease;
       shardUntil[key.shard()] = until;
