@@ -243,20 +243,11 @@ final class ShardWrites {
     boolean mayRetry = retryUntil == NO_LIMIT || s.ticker().read() - retryUntil < 0;
     switch (w.purpose()) {
       case RENEW -> {
-        Lease current = mayRetry ? stillOurs(w.base()) : null;
-        if (current != null && !java.util.Objects.equals(current.resourceVersion(), w.base().resourceVersion())) {
-          // Another writer touched the lease (e.g. an annotation) but nobody took it: every take
-          // changes the holder or increments the transitions. Renew on the new version.
-          try {
-            Lease renewed = withShardCount(current.renewed(wall, s.leaseDuration()));
-            hold(node, s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), !node.ownsHighest())),
-                w.sent());
-            StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
-            return;
-          } catch (LeaseStoreException | RuntimeException | Error again) {
-            log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-                shard, again.toString());
-          }
+        Lease renewed = mayRetry ? renewReread(node, w.base(), wall) : null;
+        if (renewed != null) {
+          hold(node, renewed, w.sent());
+          StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
+          return;
         }
         if (node.is(ShardNode.Phase.HELD)) {
           node.dropLease();
@@ -276,8 +267,15 @@ final class ShardWrites {
         StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.CONFLICT);
       }
       case KEEP_RELEASED -> {
-        node.dropLease();
-        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
+        // Touched by another writer (e.g. annotated drained) but still ours: keep the current version.
+        Lease kept = mayRetry ? renewReread(node, w.base(), wall) : null;
+        if (kept != null) {
+          node.keepReleased(kept);
+        } else {
+          node.dropLease();
+        }
+        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW,
+            kept != null ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
       }
       case FREE -> {
         // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
@@ -286,6 +284,27 @@ final class ShardWrites {
         StoreCalls.report(s, LeaseRole.SHARD, Operation.FREE,
             freed ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
       }
+    }
+  }
+
+  /**
+   * After a conflict on a write of {@code mine}: renews the current record of its lease if it is
+   * still this holding in another version (another writer touched the lease, e.g. an annotation,
+   * but nobody took it: every take changes the holder or increments the transitions). Returns
+   * the record written, or null.
+   */
+  private Lease renewReread(ShardNode node, Lease mine, Instant wall) {
+    Lease current = stillOurs(mine);
+    if (current == null || java.util.Objects.equals(current.resourceVersion(), mine.resourceVersion())) {
+      return null;
+    }
+    try {
+      Lease renewed = withShardCount(current.renewed(wall, s.leaseDuration()));
+      return s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), !node.ownsHighest()));
+    } catch (LeaseStoreException | RuntimeException | Error again) {
+      log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+          node.shard, again.toString());
+      return null;
     }
   }
 

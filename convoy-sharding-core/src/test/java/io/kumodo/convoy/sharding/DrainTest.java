@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -173,5 +174,29 @@ class DrainTest {
     assertThat(a.coordinator.ownedShards()).isNotEmpty();
     assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "a")).annotations())
         .doesNotContainKey(LeaseAnnotations.DRAINED);
+  }
+
+  @Test
+  void aShardDrainedWhileAReconcileRunsIsFreedByItsOwnerOnceTheReconcileReturnsAndOwnedAgainSoonAfterUndrain() {
+    TestCluster cluster = new TestCluster(4);
+    TestCluster.Replica a = cluster.start("a");
+    cluster.run(Duration.ofSeconds(5));
+    assertThat(a.coordinator.enterShard(1)).as("a reconcile of shard 1 starts").isTrue();
+
+    annotate(cluster, LeaseKey.shard("convoy-cm", 1), true);
+    cluster.run(Duration.ofSeconds(1));
+    assertThat(a.coordinator.owns(1)).isFalse();
+    a.coordinator.exitShard(1);
+    cluster.run(Duration.ofSeconds(5));
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 1)).holder())
+        .as("freed by its owner once the reconcile returned").isEmpty();
+
+    annotate(cluster, LeaseKey.shard("convoy-cm", 1), false);
+    long undrained = cluster.time.read();
+    while (cluster.ownersOf(1).isEmpty() && cluster.time.read() - undrained < Duration.ofMinutes(2).toNanos()) {
+      cluster.run(Duration.ofMillis(100));
+    }
+    assertThat(Duration.ofNanos(cluster.time.read() - undrained)).as("from the undrain to an owner of shard 1")
+        .isLessThanOrEqualTo(Duration.ofSeconds(5));
   }
 }
