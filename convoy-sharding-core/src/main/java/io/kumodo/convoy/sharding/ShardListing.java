@@ -66,7 +66,7 @@ final class ShardListing {
     if (!members.announced(shown)) {
       shown = list();
       if (shown == null || !members.announced(shown)) {
-        expiresAt.accept(now + Math.min(s.renewNanos() / 4, 20_000_000L)); // look again soon
+        expiresAt.accept(now + soon(s)); // look again soon
         return false;
       }
       observed.observe(shown, s.ticker().read()); // read after this listing, as the tick's (see TickRule)
@@ -227,6 +227,11 @@ final class ShardListing {
       return window;
     }
     return (long) ((double) window / s.leaseNanos() * shortest);
+  }
+
+  /** How soon a tick looks again at what a listing could not tell yet: a quarter renew interval, at most 20 ms. */
+  static long soon(Settings s) {
+    return Math.min(s.renewNanos() / 4, 20_000_000L);
   }
 
   /** True when {@code shard} is a shard index whose lease this replica holds. */

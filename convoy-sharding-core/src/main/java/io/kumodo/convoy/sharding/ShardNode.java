@@ -62,6 +62,10 @@ final class ShardNode {
   private long uncertainTake = NONE;
   /** Ticker reading at which the last write of this shard's lease was sent, or NONE. */
   private long lastSent = NONE;
+  /** HELD or RELEASING: its last write conflicted without news of another holder; written again at the next tick. */
+  private boolean lookAgain;
+  /** How many writes of its lease in a row conflicted without news of another holder. */
+  private int unsettled;
   /** The acquire time the uncertain take would have written (this replica's clock). */
   private java.time.Instant uncertainAcquired;
   /** The highest fencing token seen of its lease (listed or written), or -1. */
@@ -104,6 +108,7 @@ final class ShardNode {
 
   /** Its lease was written by this replica: HELD as {@code written}. */
   void hold(Lease written) {
+    unsettled = 0;
     lease = written;
     phase = Phase.HELD;
   }
@@ -118,6 +123,7 @@ final class ShardNode {
 
   /** A released lease renewed while its reconciles finish: RELEASING as {@code written}. */
   void keepReleased(Lease written) {
+    unsettled = 0;
     lease = written;
     phase = Phase.RELEASING;
   }
@@ -125,6 +131,8 @@ final class ShardNode {
   /** The lease is no longer held or to be freed (freed, lost, or taken back by a renewal in flight): WANTED or FREE. */
   void dropLease() {
     lease = null;
+    lookAgain = false;
+    unsettled = 0;
     releaseStarted = NONE;
     phase = wantedSince == NONE ? Phase.FREE : Phase.WANTED;
   }
@@ -188,6 +196,21 @@ final class ShardNode {
   /** A write of this shard's lease is being sent at ticker reading {@code at}. */
   void sent(long at) {
     lastSent = at;
+    lookAgain = false;
+  }
+
+  /**
+   * Its last write conflicted, and a re-read showed no other holder: its lease is written again at
+   * the next tick. Returns how many writes in a row did so.
+   */
+  int lookAgain() {
+    lookAgain = true;
+    return ++unsettled;
+  }
+
+  /** True when its lease is to be written again at the next tick (see {@link #lookAgain()}). */
+  boolean looksAgain() {
+    return lookAgain;
   }
 
   /** Ticker reading at which the last write of this shard's lease was sent, or Long.MIN_VALUE. */

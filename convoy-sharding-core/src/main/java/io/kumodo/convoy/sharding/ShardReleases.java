@@ -100,7 +100,7 @@ final class ShardReleases {
   /** Renews a kept (released, not yet freed) lease if its last write was sent R/2 ago or more. */
   private ShardWrites.Write keep(ShardNode node, long now, Instant wall) {
     long last = node.lastSent();
-    if (last != Long.MIN_VALUE && now - last < s.renewNanos() / 2) {
+    if (last != Long.MIN_VALUE && now - last < s.renewNanos() / 2 && !node.looksAgain()) {
       return null;
     }
     return writes.keepReleased(node, wall);

@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The shard-lease writes of steps 5 and 6 and what their answers change: each write is started
  * (all of a step in flight together), then each answer is applied in the order the writes were
  * started, as that write on its own would have been. A shard counts as owned once the answer to
- * its own write is in; a conflict or an error costs only that lease until the next tick.
+ * its own write is in; a conflict ({@link ShardConflicts}) or an error costs only that lease until
+ * the next tick.
  *
  * <p>Confined to the tick thread, like the rest of {@link TickRule}.
  */
@@ -34,15 +35,17 @@ final class ShardWrites {
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final OwnershipNotice notice;
+  private final ShardConflicts conflicts;
 
   ShardWrites(Settings settings, Ownership ownership, MemberLeases members, ErrorLog errors, CreateConflicts creates,
-      OwnershipNotice notice) {
+      OwnershipNotice notice, LongConsumer expiresAt) {
     this.s = settings;
     this.ownership = ownership;
     this.members = members;
     this.errors = errors;
     this.creates = creates;
     this.notice = notice;
+    this.conflicts = new ShardConflicts(settings, this, notice, creates, expiresAt);
   }
 
   /** What a shard-lease write is for, which decides what its answer changes. */
@@ -138,7 +141,7 @@ final class ShardWrites {
   }
 
   /** {@code lease} publishing this replica's shard count and this process's incarnation. */
-  private Lease withShardCount(Lease lease) {
+  Lease withShardCount(Lease lease) {
     String count = Integer.toString(s.shardCount());
     if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)) {
       return lease;
@@ -181,7 +184,7 @@ final class ShardWrites {
       try {
         written = StoreCalls.answer(w.answer());
       } catch (LeaseConflictException e) {
-        conflicted(w, e, wall, retryUntil);
+        conflicts.conflicted(w, e, wall, retryUntil);
         continue;
       } catch (LeaseStoreException | RuntimeException | Error e) {
         failed(w, e); // an Error too: logged at ERROR, that write failed, the tick goes on
@@ -237,77 +240,6 @@ final class ShardWrites {
     StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.OK);
   }
 
-  private void conflicted(Write w, LeaseConflictException e, Instant wall, long retryUntil) {
-    ShardNode node = w.node();
-    int shard = node.shard;
-    boolean mayRetry = retryUntil == NO_LIMIT || s.ticker().read() - retryUntil < 0;
-    switch (w.purpose()) {
-      case RENEW -> {
-        Lease renewed = mayRetry ? renewReread(node, w.base(), wall) : null;
-        if (renewed != null) {
-          hold(node, renewed, w.sent());
-          StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
-          return;
-        }
-        if (node.is(ShardNode.Phase.HELD)) {
-          node.dropLease();
-        }
-        node.forgetCreate();
-        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.CONFLICT);
-        notice.notifyIfChanged("lost");
-        log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(),
-            shard);
-      }
-      case TAKE -> {
-        if (w.base() == null) {
-          creates.conflicted(LeaseKey.shard(s.component(), shard), e.getMessage());
-        } else {
-          log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
-        }
-        StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.CONFLICT);
-      }
-      case KEEP_RELEASED -> {
-        // Touched by another writer (e.g. annotated drained) but still ours: keep the current version.
-        Lease kept = mayRetry ? renewReread(node, w.base(), wall) : null;
-        if (kept != null) {
-          node.keepReleased(kept);
-        } else {
-          node.dropLease();
-        }
-        StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW,
-            kept != null ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
-      }
-      case FREE -> {
-        // Touched by another writer (e.g. annotated drained) but still ours: free the current version.
-        boolean freed = mayRetry && freeCurrentVersion(w.base(), wall, retryUntil);
-        node.dropLease(); // freed now, or someone else changed it: no longer ours to free
-        StoreCalls.report(s, LeaseRole.SHARD, Operation.FREE,
-            freed ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
-      }
-    }
-  }
-
-  /**
-   * After a conflict on a write of {@code mine}: renews the current record of its lease if it is
-   * still this holding in another version (another writer touched the lease, e.g. an annotation,
-   * but nobody took it: every take changes the holder or increments the transitions). Returns
-   * the record written, or null.
-   */
-  private Lease renewReread(ShardNode node, Lease mine, Instant wall) {
-    Lease current = stillOurs(mine);
-    if (current == null || java.util.Objects.equals(current.resourceVersion(), mine.resourceVersion())) {
-      return null;
-    }
-    try {
-      Lease renewed = withShardCount(current.renewed(wall, s.leaseDuration()));
-      return s.store().update(FencingTokens.aboveSeen(renewed, node.highestToken(), !node.ownsHighest()));
-    } catch (LeaseStoreException | RuntimeException | Error again) {
-      log.debug("{}/{}: renewal of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-          node.shard, again.toString());
-      return null;
-    }
-  }
-
   private void failed(Write w, Throwable e) {
     ShardNode node = w.node();
     switch (w.purpose()) {
@@ -327,62 +259,13 @@ final class ShardWrites {
   }
 
   /**
-   * Frees the current record of {@code mine}'s lease if it is still this replica's; true when
-   * done. At close, the re-read and the write run off this thread (see {@link CloseWrites}) and
-   * only until the frees' share of the time limit, so a store whose calls block cannot hold close.
-   */
-  private boolean freeCurrentVersion(Lease mine, Instant wall, long retryUntil) {
-    Supplier<CompletableFuture<Lease>> retry = () -> {
-      Lease current = stillOurs(mine);
-      if (current == null) {
-        return CompletableFuture.failedFuture(new LeaseConflictException("changed by another writer: " + mine.key()));
-      }
-      try {
-        return CompletableFuture.completedFuture(s.store().update(freed(current, wall)));
-      } catch (LeaseStoreException e) {
-        return CompletableFuture.failedFuture(e);
-      }
-    };
-    CompletableFuture<Lease> answer;
-    if (retryUntil == NO_LIMIT) {
-      answer = retry.get();
-    } else {
-      try (CloseWrites writes = new CloseWrites(s)) {
-        answer = writes.answers(List.of(writes.start(retry, retryUntil)), retryUntil, s.closeTimeout()).get(0);
-      }
-    }
-    try {
-      StoreCalls.answer(answer);
-      return true;
-    } catch (LeaseStoreException | RuntimeException | Error e) {
-      log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
-          mine.key().shard(), e.toString());
-      return false;
-    }
-  }
-
-  /**
-   * The current record of {@code mine}'s lease if it is still this process's (holder, incarnation,
-   * acquire time), with the same transition count (so nobody took it in between), else null.
-   */
-  private Lease stillOurs(Lease mine) {
-    Lease current;
-    try {
-      current = ShardListing.find(s.store().list(s.component()), mine.key());
-    } catch (LeaseStoreException | RuntimeException | Error e) {
-      current = null;
-    }
-    return current != null && sameHolding(s, current, mine) ? current : null;
-  }
-
-  /**
    * HELD as {@code written}, owned until its fencing deadline: no longer than the member lease
    * that publishes our shard count could look live to a peer (a peer that marks it released after
    * a lease duration unchanged may own right after), so not at all before a renewal of the member
    * lease succeeded (Long.MIN_VALUE, "never", plus L - m would wrap and read as far ahead:
    * NoMemberRenewalYetTest).
    */
-  private void hold(ShardNode node, Lease written, long sent) {
+  void hold(ShardNode node, Lease written, long sent) {
     node.wrote(FencingTokens.of(written));
     if (node.is(ShardNode.Phase.HELD) && s.ticker().read() - ownership.deadline(node.shard) >= 0) {
       // This renewal landed after the fencing deadline of the one before (a stalled API server, a starved

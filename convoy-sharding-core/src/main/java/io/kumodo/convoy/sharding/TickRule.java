@@ -78,7 +78,7 @@ final class TickRule {
     }
     this.listing = new ShardListing(settings, observed, errors, members, agreement);
     this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
-    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice);
+    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice, this::expiresAt);
     this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
         this::expiresAt);
   }
@@ -200,15 +200,16 @@ final class TickRule {
 
   /**
    * The write step 5 needs for a wanted shard: renew it if held (a regular tick, or an extra one
-   * when the last renewal is a renew interval old: a regular tick ran late or its renewal
-   * failed), take it back if it is still being
-   * released, create it if missing, take it if free or expired. Null when no write is due.
+   * when the last renewal is a renew interval old, a regular tick ran late or its renewal
+   * failed, or its last write conflicted without news, see {@link ShardConflicts}), take it back
+   * if it is still being released, create it if missing, take it if free or expired. Null when no write is due.
    */
   private ShardWrites.Write acquire(ShardNode node, Lease listed, boolean regular, long now, Instant wall) {
     if (node.is(ShardNode.Phase.HELD)) {
       // (With another window since that write, only an extra tick renews sooner or later.)
       long lastSent = ownership.deadline(node.shard) - ShardListing.window(s, observed);
-      return regular || now - lastSent >= s.renewNanos() ? writes.renew(node, node.lease(), wall) : null;
+      return regular || now - lastSent >= s.renewNanos() || node.looksAgain() ? writes.renew(node, node.lease(), wall)
+          : null;
     }
     if (node.is(ShardNode.Phase.RELEASING)) {
       Lease freeing = node.lease();

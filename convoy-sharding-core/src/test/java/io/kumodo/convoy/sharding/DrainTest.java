@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -198,5 +199,35 @@ class DrainTest {
     }
     assertThat(Duration.ofNanos(cluster.time.read() - undrained)).as("from the undrain to an owner of shard 1")
         .isLessThanOrEqualTo(Duration.ofSeconds(5));
+  }
+
+  @ParameterizedTest(name = "a reconcile runs: {0}")
+  @ValueSource(booleans = {false, true})
+  void aShardDrainedWhileItsOwnersListingLagsIsFreedByItsOwnerEvenIfAnotherEditFollowsTheMarkWithinTheLag(
+      boolean reconcileRuns) {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("a", LaggingLeaseStore.lagging(cluster.store, cluster.time,
+        Duration.ofMillis(50)));
+    cluster.run(Duration.ofSeconds(8), Duration.ofMillis(10)); // a keep is due: the last renewal was R/2 ago or more
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
+    if (reconcileRuns) {
+      assertThat(a.coordinator.enterShard(0)).isTrue();
+    }
+
+    LeaseKey key = LeaseKey.shard("convoy-cm", 0);
+    annotate(cluster, key, true);
+    cluster.run(Duration.ofMillis(10), Duration.ofMillis(10));
+    Lease drained = cluster.store.get(key);
+    Map<String, String> annotations = new HashMap<>(drained.annotations());
+    annotations.put("example.com/note", "edited");
+    cluster.store.put(drained.withAnnotations(annotations)); // kubectl annotate, 10 ms after the drain mark
+    cluster.run(Duration.ofSeconds(1), Duration.ofMillis(10));
+    assertThat(a.coordinator.owns(0)).isFalse();
+    if (reconcileRuns) {
+      assertThat(cluster.store.get(key).holder()).as("kept while the reconcile runs").isEqualTo("a");
+      a.coordinator.exitShard(0);
+      cluster.run(Duration.ofSeconds(1), Duration.ofMillis(10));
+    }
+    assertThat(cluster.store.get(key).holder()).as("freed by its owner").isEmpty();
   }
 }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
 import java.time.Duration;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +72,38 @@ class EditedLeaseTest {
     cluster.close("cm-b");
     Map<String, String> freed = cluster.store.get(LeaseKey.shard("convoy-cm", 1)).annotations();
     assertThat(freed).containsEntry(LeaseAnnotations.FREED_BY, "cm-b");
+  }
+
+  @Test
+  void anOutsidersAnnotationLandingWithinTheListingsLagBeforeARenewalCostsTheHolderNeitherTheLeaseNorTheShard() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("cm-a", LaggingLeaseStore.lagging(cluster.store, cluster.time,
+        Duration.ofMillis(50)));
+    cluster.run(Duration.ofMillis(29_990), Duration.ofMillis(10)); // cm-a renews at 30 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
+
+    LeaseKey key = LeaseKey.shard("convoy-cm", 0);
+    Lease held = cluster.store.get(key);
+    Map<String, String> annotations = new HashMap<>(held.annotations());
+    annotations.put("example.com/note", "edited");
+    cluster.store.put(held.withAnnotations(annotations)); // kubectl annotate
+    long unownedSince = -1;
+    long longestUnowned = 0;
+    for (long end = cluster.time.read() + Duration.ofSeconds(90).toNanos(); cluster.time.read() - end < 0; ) {
+      boolean owned = a.coordinator.owns(0);
+      if (!owned && unownedSince == -1) {
+        unownedSince = cluster.time.read();
+      } else if (owned && unownedSince != -1) {
+        longestUnowned = Math.max(longestUnowned, cluster.time.read() - unownedSince);
+        unownedSince = -1;
+      }
+      cluster.run(Duration.ofMillis(10), Duration.ofMillis(10));
+    }
+    if (unownedSince != -1) {
+      longestUnowned = Math.max(longestUnowned, cluster.time.read() - unownedSince);
+    }
+    assertThat(cluster.store.get(key).holder()).as("nobody took the lease").isEqualTo("cm-a");
+    assertThat(Duration.ofNanos(longestUnowned)).as("the longest time shard 0 went unowned")
+        .isLessThan(Duration.ofSeconds(2));
   }
 }
