@@ -27,8 +27,9 @@ import java.util.concurrent.Callable;
  * until it returns and the new owner never reconciles the shard at the same time. When the
  * delegate is a {@link Cleaner}, so is the wrapper, and {@code cleanup} is gated the same way:
  * a non-owner returns {@link DeleteControl#noFinalizerRemoval()} (no reschedule), so only the
- * owner finalizes. It also adds an {@link AcquiredShardsEventSource} to the delegate's event
- * sources, so a new owner reconciles every resource of a shard it acquires.
+ * owner finalizes. It keeps the delegate's own event sources and adds an
+ * {@link AcquiredShardsEventSource} to them, so a new owner reconciles every resource of a shard
+ * it acquires.
  *
  * <p>JOSDK reads a controller's configuration (annotation, resource type) from the reconciler
  * class, so register the wrapper with the delegate's configuration: see {@link Sharding#register}.
@@ -73,8 +74,9 @@ public class ShardedReconciler<P extends HasMetadata> implements Reconciler<P> {
   @Override
   public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
     List<EventSource<?, P>> sources = new ArrayList<>(delegate.prepareEventSources(context));
+    var controller = context.getControllerConfiguration();
     sources.add(new AcquiredShardsEventSource<>(shards, context.getPrimaryCache(),
-        "convoy-acquired-shards-" + context.getControllerConfiguration().getName()));
+        controller.getInformerConfig().getGenericFilter(), "convoy-acquired-shards-" + controller.getName()));
     return sources;
   }
 

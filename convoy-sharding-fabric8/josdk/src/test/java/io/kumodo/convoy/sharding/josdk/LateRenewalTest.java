@@ -70,7 +70,7 @@ class LateRenewalTest {
         .leaseDuration(Duration.ofSeconds(2)).renewInterval(RENEW).leaseStore(store)
         .ticker(now::get).clock(clock()).scheduler((task, delay, unit) -> new CompletableFuture<>()).build();
     shards = ShardOf.byName(coordinator);
-    source = new AcquiredShardsEventSource<>(shards, new OneResource(cluster), "acquired");
+    source = new AcquiredShardsEventSource<>(shards, new OneResource(cluster), null, "acquired");
     source.setEventHandler(events::add);
     coordinator.prime();
     // A fresh shard lease counts as owned a lease duration after its create: tick until then.

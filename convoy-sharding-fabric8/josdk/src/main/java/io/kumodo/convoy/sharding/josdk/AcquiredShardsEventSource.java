@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.ResourceAction;
 import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
+import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
 import java.util.BitSet;
@@ -33,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * after it), so no acquisition would follow. Checked every renew interval.
  * </ul>
  * When it starts it also sends one for every cached resource of an owned shard, so an
- * acquisition that came before it started is not lost. {@link ShardedReconciler} adds it to the
- * controller's event sources.
+ * acquisition that came before it started is not lost. It sends only the resources that the
+ * controller's generic filter accepts, so a resource the user's own filter rejects stays
+ * unreconciled, as its informer events do. {@link ShardedReconciler} adds it to the controller's
+ * event sources.
  *
  * @param <P> the primary resource
  */
@@ -43,14 +46,18 @@ final class AcquiredShardsEventSource<P extends HasMetadata> extends AbstractEve
 
   private final ShardOf<P> shards;
   private final IndexedResourceCache<P> primaries;
+  private final GenericFilter<? super P> filter;
   /** Per shard, its misses count when this source last sent its resources; guarded by this. */
   private final long[] answered;
   private ScheduledExecutorService rechecks;
 
-  AcquiredShardsEventSource(ShardOf<P> shards, IndexedResourceCache<P> primaries, String name) {
+  /** {@code filter}: the controller's generic filter, or null when it has none. */
+  AcquiredShardsEventSource(ShardOf<P> shards, IndexedResourceCache<P> primaries, GenericFilter<? super P> filter,
+      String name) {
     super(Void.class, name);
     this.shards = shards;
     this.primaries = primaries;
+    this.filter = filter != null ? filter : resource -> true;
     this.answered = new long[shards.coordinator().shardCount()];
     shards.coordinator().addOnChange(this::onChange);
   }
@@ -125,7 +132,7 @@ final class AcquiredShardsEventSource<P extends HasMetadata> extends AbstractEve
       return;
     }
     which.stream().forEach(shard -> answered[shard] = shards.misses(shard));
-    long n = primaries.list().filter(p -> which.get(shards.shard(p))).peek(this::trigger).count();
+    long n = primaries.list().filter(p -> which.get(shards.shard(p)) && filter.accept(p)).peek(this::trigger).count();
     log.debug("{}: reconciling {} resources of shards {} ({})", name(), n, which, why);
   }
 
