@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.Event;
@@ -26,13 +25,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +66,7 @@ class LateRenewalTest {
         .leaseDuration(Duration.ofSeconds(2)).renewInterval(RENEW).leaseStore(store)
         .ticker(now::get).clock(clock()).scheduler((task, delay, unit) -> new CompletableFuture<>()).build();
     shards = ShardOf.byName(coordinator);
-    source = new AcquiredShardsEventSource<>(shards, new OneResource(cluster), null, "acquired");
+    source = new AcquiredShardsEventSource<>(shards, ListedCache.of(cluster), null, "acquired");
     source.setEventHandler(events::add);
     coordinator.prime();
     // A fresh shard lease counts as owned a lease duration after its create: tick until then.
@@ -181,34 +177,6 @@ class LateRenewalTest {
           hook.run();
         }
       }));
-    }
-  }
-
-  /** The primary cache of a controller holding one resource. */
-  private record OneResource(ConfigMap resource) implements IndexedResourceCache<ConfigMap> {
-    @Override
-    public Optional<ConfigMap> get(ResourceID id) {
-      return ResourceID.fromResource(resource).equals(id) ? Optional.of(resource) : Optional.empty();
-    }
-
-    @Override
-    public Stream<ResourceID> keys() {
-      return Stream.of(ResourceID.fromResource(resource));
-    }
-
-    @Override
-    public Stream<ConfigMap> list(Predicate<ConfigMap> predicate) {
-      return Stream.of(resource).filter(predicate);
-    }
-
-    @Override
-    public Stream<ConfigMap> list(String namespace, Predicate<ConfigMap> predicate) {
-      return list(predicate.and(r -> namespace.equals(r.getMetadata().getNamespace())));
-    }
-
-    @Override
-    public List<ConfigMap> byIndex(String indexName, String indexKey) {
-      return List.of();
     }
   }
 }

@@ -17,7 +17,6 @@ import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.Event;
@@ -32,11 +31,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,7 +150,7 @@ class ShardingFiltersTest {
     InformerConfiguration<ConfigMap> filters = register(new AnnotatedReconciler(), c -> {
     });
     List<Event> events = new CopyOnWriteArrayList<>();
-    var source = new AcquiredShardsEventSource<>(shards, new Cache(List.of(owned, ownedPaused, unowned)),
+    var source = new AcquiredShardsEventSource<>(shards, ListedCache.of(owned, ownedPaused, unowned),
         filters.getGenericFilter(), "acquired");
     source.setEventHandler(events::add);
 
@@ -227,34 +223,6 @@ class ShardingFiltersTest {
     @Override
     public Set<Void> getSecondaryResources(ConfigMap primary) {
       return Set.of();
-    }
-  }
-
-  /** A primary cache holding {@code resources}. */
-  private record Cache(List<ConfigMap> resources) implements IndexedResourceCache<ConfigMap> {
-    @Override
-    public Optional<ConfigMap> get(ResourceID id) {
-      return resources.stream().filter(r -> ResourceID.fromResource(r).equals(id)).findFirst();
-    }
-
-    @Override
-    public Stream<ResourceID> keys() {
-      return resources.stream().map(ResourceID::fromResource);
-    }
-
-    @Override
-    public Stream<ConfigMap> list(Predicate<ConfigMap> predicate) {
-      return resources.stream().filter(predicate);
-    }
-
-    @Override
-    public Stream<ConfigMap> list(String namespace, Predicate<ConfigMap> predicate) {
-      return list(predicate.and(r -> namespace.equals(r.getMetadata().getNamespace())));
-    }
-
-    @Override
-    public List<ConfigMap> byIndex(String indexName, String indexKey) {
-      return List.of();
     }
   }
 }
