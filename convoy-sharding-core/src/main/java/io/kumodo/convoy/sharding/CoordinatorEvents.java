@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a coordinator reports as it works, for metrics: register one with
@@ -86,6 +87,18 @@ public interface CoordinatorEvents {
   default void acquired(int shard, Duration waited) {}
 
   /**
+   * This replica stopped owning {@code shards} without handing them over: {@code reason} is
+   * {@code fenced} (no successful renewal for the lease duration less the fencing margin),
+   * {@code lost} (a renewal found the lease changed by another writer) or {@code lapsed} (a
+   * renewal landed after the fencing deadline of the one before). Called once per change of the
+   * owned set, with every shard that change lost.
+   *
+   * @param shards the shards lost, sorted; unmodifiable
+   * @param reason {@code fenced}, {@code lost} or {@code lapsed}
+   */
+  default void ownershipLost(Set<Integer> shards, String reason) {}
+
+  /**
    * The replicas that publish another shard count than this one changed. {@code others} maps each
    * such replica ID to the count it publishes ({@code "none"} for a member lease without one); it
    * is empty once all agree again. Called once per change, not per tick. While it is not empty
@@ -119,6 +132,11 @@ public interface CoordinatorEvents {
       @Override
       public void acquired(int shard, Duration waited) {
         each(e -> e.acquired(shard, waited));
+      }
+
+      @Override
+      public void ownershipLost(Set<Integer> shards, String reason) {
+        each(e -> e.ownershipLost(shards, reason));
       }
 
       @Override

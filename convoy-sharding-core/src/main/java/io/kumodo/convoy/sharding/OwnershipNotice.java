@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 final class OwnershipNotice {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
+  /** The reasons of a change that loses shards without handing them over. */
+  private static final Set<String> LOSSES = Set.of("fenced", "lost", "lapsed");
 
   private final Settings s;
   private final Ownership ownership;
@@ -103,6 +105,13 @@ final class OwnershipNotice {
         } catch (RuntimeException e) {
           log.debug("CoordinatorEvents.acquired threw", e);
         }
+      }
+    }
+    if (LOSSES.contains(reason) && !change.released().isEmpty()) {
+      try {
+        s.events().ownershipLost(change.released(), reason);
+      } catch (RuntimeException e) {
+        log.debug("CoordinatorEvents.ownershipLost threw", e);
       }
     }
     notified = change.owned();

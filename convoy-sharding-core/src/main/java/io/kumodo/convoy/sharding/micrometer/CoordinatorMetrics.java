@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Records a coordinator's work in Micrometer. Micrometer is an optional dependency of
@@ -35,6 +36,8 @@ import java.util.Objects;
  *   <li>{@code convoy.sharding.lease.writes} (counter; tags {@code role}, {@code operation},
  *       {@code outcome} = ok, conflict, error)
  *   <li>{@code convoy.sharding.takeovers} (counter)
+ *   <li>{@code convoy.sharding.ownership.losses} (counter: times this replica stopped owning
+ *       shards without handing them over, fenced or lost to another writer)
  *   <li>{@code convoy.sharding.handover} (timer: from first wanting a shard to owning it)
  *   <li>{@code convoy.sharding.renew.age} (gauge, {@link Coordinator#sinceLastRenewal()} in
  *       seconds: since the last successful member-lease renewal, or while drained by
@@ -50,6 +53,7 @@ public final class CoordinatorMetrics implements CoordinatorEvents {
   private volatile Timer tick;
   private volatile Timer handover;
   private volatile Counter takeovers;
+  private volatile Counter losses;
 
   /** Metrics in {@code registry}; call {@link #bind(Coordinator)} once the coordinator is built. */
   public CoordinatorMetrics(MeterRegistry registry) {
@@ -80,6 +84,9 @@ public final class CoordinatorMetrics implements CoordinatorEvents {
         .description("from first wanting a shard to owning it").tags(t).register(registry);
     this.takeovers = Counter.builder("convoy.sharding.takeovers")
         .description("expired shard leases taken from another holder").tags(t).register(registry);
+    this.losses = Counter.builder("convoy.sharding.ownership.losses")
+        .description("times this replica stopped owning shards without handing them over (fenced, lost, lapsed)")
+        .tags(t).register(registry);
     this.tags = t;
     return this;
   }
@@ -105,6 +112,14 @@ public final class CoordinatorMetrics implements CoordinatorEvents {
   @Override
   public void takeover(int shard, String previousHolder) {
     Counter c = takeovers;
+    if (c != null) {
+      c.increment();
+    }
+  }
+
+  @Override
+  public void ownershipLost(Set<Integer> shards, String reason) {
+    Counter c = losses;
     if (c != null) {
       c.increment();
     }

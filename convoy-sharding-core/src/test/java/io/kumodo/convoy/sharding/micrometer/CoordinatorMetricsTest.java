@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -60,5 +61,35 @@ class CoordinatorMetricsTest {
     // (Both takeovers together, so each of them.)
     assertThat(registry.get("convoy.sharding.handover").timer().totalTime(java.util.concurrent.TimeUnit.SECONDS)
         - handoversBefore).isLessThan(TestTiming.RENEW_SECONDS);
+  }
+
+  @Test
+  void countsOneOwnershipLossEachTimeTheReplicaIsFencedAndNoneForAHandOver() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    CoordinatorMetrics metrics = new CoordinatorMetrics(registry);
+    VirtualCluster cluster = new VirtualCluster("convoy-cm", 4, new InMemoryLeaseStore(), Duration.ofSeconds(30),
+        Duration.ofSeconds(10), b -> {});
+    Faults.Outage outage = new Faults.Outage(cluster.store);
+    VirtualCluster.Replica replicaA = cluster.new Replica("cm-a", outage.store, Duration.ZERO, b -> b.events(metrics));
+    metrics.bind(replicaA.coordinator);
+    cluster.start(replicaA);
+    cluster.run(Duration.ofSeconds(40));
+    assertThat(replicaA.coordinator.ownedShards()).hasSize(4);
+    cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(replicaA.coordinator.ownedShards()).as("two handed over to cm-b").hasSize(2);
+    assertThat(registry.get("convoy.sharding.ownership.losses").counter().count()).as("a hand-over").isZero();
+
+    outage.failing = true; // cm-a cannot renew: fenced at its deadline
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(replicaA.coordinator.ownedShards()).isEmpty();
+    assertThat(registry.get("convoy.sharding.ownership.losses").counter().count()).isEqualTo(1);
+
+    outage.failing = false; // back: cm-a takes its two shards back, then loses them again
+    cluster.run(Duration.ofSeconds(60));
+    assertThat(replicaA.coordinator.ownedShards()).hasSize(2);
+    outage.failing = true;
+    cluster.run(Duration.ofSeconds(30));
+    assertThat(registry.get("convoy.sharding.ownership.losses").counter().count()).isEqualTo(2);
   }
 }
