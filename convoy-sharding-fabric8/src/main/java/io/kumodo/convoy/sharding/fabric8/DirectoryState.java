@@ -13,6 +13,7 @@ import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.OwnerListener;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -44,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * {@link ObservedOwners}; this class adds the addresses, the published views and the listeners.
  * A shard's owner is live by its shard lease alone: a change of the holder's member lease
  * recomputes the owners of the shards it holds only when it changes or removes the address.
+ *
+ * <p>It also counts the shards without a live owner ({@link #unownedShards}), a missing lease
+ * included, and times the oldest of them ({@link #oldestUnowned}) from when this state first
+ * observed it without one: the expiry reading of the lease it last observed held, or the
+ * reading at which its lease was observed free, drained or deleted, or the construction for a
+ * shard never observed.
  */
 final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
@@ -56,12 +63,20 @@ final class DirectoryState {
   private final Owner[] notified;
   private final List<OwnerListener> listeners = new CopyOnWriteArrayList<>();
 
-  /** Per shard, the owner the lease names and until when (ticker reading); null: none. */
+  /** Per shard, the owner the lease names and until when (ticker reading), or no owner since when. */
   private final AtomicReferenceArray<Entry> entries;
   private volatile Map<String, MemberEntry> memberView = Map.of();
   private volatile SortedSet<Integer> drained = Collections.emptySortedSet();
 
-  private record Entry(Owner owner, long deadline) {}
+  /**
+   * The owner of a shard and the reading at which it stops being the owner; or, when {@code owner}
+   * is null, no owner since the reading {@code deadline}.
+   */
+  private record Entry(Owner owner, long deadline) {
+    boolean ownedAt(long now) {
+      return owner != null && now - deadline < 0;
+    }
+  }
 
   private record MemberEntry(Lease lease, long deadline) {}
 
@@ -71,6 +86,10 @@ final class DirectoryState {
     this.observed = new ObservedOwners(shardCount);
     this.notified = new Owner[shardCount];
     this.entries = new AtomicReferenceArray<>(shardCount);
+    long now = ticker.read();
+    for (int shard = 0; shard < shardCount; shard++) {
+      entries.set(shard, new Entry(null, now));
+    }
   }
 
   // ------------------------------------------------------------------------------------- reads
@@ -78,7 +97,35 @@ final class DirectoryState {
   Optional<Owner> ownerOf(int shard) {
     Objects.checkIndex(shard, shardCount);
     Entry e = entries.get(shard);
-    return e == null || ticker.read() - e.deadline >= 0 ? Optional.empty() : Optional.of(e.owner);
+    return e.ownedAt(ticker.read()) ? Optional.of(e.owner) : Optional.empty();
+  }
+
+  /** The number of shards without a live owner now, those without a lease included. */
+  int unownedShards() {
+    long now = ticker.read();
+    int unowned = 0;
+    for (int shard = 0; shard < shardCount; shard++) {
+      if (!entries.get(shard).ownedAt(now)) {
+        unowned++;
+      }
+    }
+    return unowned;
+  }
+
+  /**
+   * How long the shard that has been without a live owner the longest has had none, as this
+   * state observed it; zero when every shard has one.
+   */
+  Duration oldestUnowned() {
+    long now = ticker.read();
+    long oldest = 0;
+    for (int shard = 0; shard < shardCount; shard++) {
+      Entry e = entries.get(shard);
+      if (!e.ownedAt(now)) {
+        oldest = Math.max(oldest, now - e.deadline);
+      }
+    }
+    return Duration.ofNanos(oldest);
   }
 
   List<Member> members() {
@@ -142,7 +189,7 @@ final class DirectoryState {
     for (int shard = 0; shard < shardCount; shard++) {
       notifyIfChanged(shard, now);
       Entry e = entries.get(shard);
-      if (e != null && e.deadline - now > 0 && e.deadline - next < 0) {
+      if (e.ownedAt(now) && e.deadline - next < 0) {
         next = e.deadline;
       }
     }
@@ -197,19 +244,23 @@ final class DirectoryState {
   /** Recomputes the owner of {@code shard}; returns its deadline, or Long.MAX_VALUE. */
   private long refresh(int shard, long now) {
     ObservedOwners.Held held = observed.held(shard);
-    Entry e = null;
+    Entry e;
     if (held != null) {
       Lease member = observed.member(held.holder());
       e = new Entry(new Owner(held.holder(), member == null ? null : address(member)), held.until());
+    } else {
+      Entry before = entries.get(shard);
+      // Without an owner since it was last seen with none, or since its owner expired, or from now.
+      e = new Entry(null, before.ownedAt(now) ? now : before.deadline);
     }
     entries.set(shard, e);
     notifyIfChanged(shard, now);
-    return e == null ? Long.MAX_VALUE : e.deadline;
+    return e.owner == null ? Long.MAX_VALUE : e.deadline;
   }
 
   private void notifyIfChanged(int shard, long now) {
     Entry e = entries.get(shard);
-    Owner current = e != null && now - e.deadline < 0 ? e.owner : null;
+    Owner current = e.ownedAt(now) ? e.owner : null;
     Owner before = notified[shard];
     if (Objects.equals(before, current)) {
       return;

@@ -163,6 +163,24 @@ public final class ShardDirectory implements AutoCloseable {
     return state.ownerOf(ShardKey.shardOf(namespace, name, shardCount));
   }
 
+  /**
+   * The number of shards without a live owner now: {@link #ownerOf} is empty for them (free,
+   * drained, missing, or observed expired). Reads memory only.
+   */
+  public int unownedShards() {
+    return state.unownedShards();
+  }
+
+  /**
+   * How long the shard that has been without a live owner the longest has had none, timed from
+   * when this directory first observed it without one; zero when every shard has an owner. After
+   * a crash that is from one lease duration after the crashed holder's last renewal this
+   * directory observed, until a peer takes the lease. Reads memory only.
+   */
+  public Duration oldestUnowned() {
+    return state.oldestUnowned();
+  }
+
   /** The replicas with a member Lease, sorted by replica ID; a snapshot. */
   public List<Member> members() {
     return state.members();

@@ -83,6 +83,33 @@ class DirectoryStateTest {
   }
 
   @Test
+  void aShardWithoutALiveOwnerCountsFromWhenItWasFirstObservedWithoutOneAndAFreeAfterExpiryKeepsThatTime() {
+    assertThat(state.unownedShards()).as("no lease observed yet").isEqualTo(4);
+    for (int shard = 0; shard < 4; shard++) {
+      state.apply("s-" + shard, shard(shard, "cm-a", Map.of()));
+    }
+    assertThat(state.unownedShards()).isZero();
+    assertThat(state.oldestUnowned()).isZero();
+
+    now += Duration.ofSeconds(10).toNanos();
+    state.apply("s-0", shard(0, "", Map.of())); // freed at 10 s
+    now += LEASE.toNanos() - Duration.ofSeconds(10).toNanos();
+    for (int shard = 0; shard < 3; shard++) {
+      state.apply("s-" + shard, shard(shard, shard == 0 ? "" : "cm-a", Map.of())); // renewed at 30 s; 3 not
+    }
+    assertThat(state.unownedShards()).as("0 free, 3 expired at 30 s").isEqualTo(2);
+    assertThat(state.oldestUnowned()).isEqualTo(Duration.ofSeconds(20));
+
+    now += Duration.ofSeconds(5).toNanos();
+    state.apply("s-3", shard(3, "", Map.of())); // freed after it expired: still unowned since 30 s
+    state.apply("s-0", null); // deleted: still unowned since 10 s
+    assertThat(state.oldestUnowned()).isEqualTo(Duration.ofSeconds(25));
+    state.apply("s-0", shard(0, "cm-b", Map.of()));
+    assertThat(state.unownedShards()).isEqualTo(1);
+    assertThat(state.oldestUnowned()).as("shard 3, since its expiry at 30 s").isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
   void theSameVersionAgainDoesNotExtendTheOwner() {
     Lease lease = shard(3, "cm-a", Map.of());
     state.apply("s-3", lease);
