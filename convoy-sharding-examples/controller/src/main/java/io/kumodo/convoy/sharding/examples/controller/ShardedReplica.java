@@ -6,8 +6,13 @@ package io.kumodo.convoy.sharding.examples.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.CoordinatorEvents;
 import io.kumodo.convoy.sharding.Scheduler;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
+import io.kumodo.convoy.sharding.fabric8.micrometer.UnownedShardsMetrics;
+import io.kumodo.convoy.sharding.micrometer.CoordinatorMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -18,20 +23,24 @@ import java.util.concurrent.TimeUnit;
  * plus a {@link SampleController}, started in the spec's order (gates registered, prime,
  * informers, start). {@link #stop()} is a graceful stop (leases freed); {@link #crash()} stops
  * everything without a word to the API server, as a killed process would, so its leases expire.
+ * Started with a {@link MeterRegistry}, it publishes the coordinator's meters ({@link CoordinatorMetrics}) and
+ * the orphan gauges of its lease cache ({@link UnownedShardsMetrics}, from a {@link ShardDirectory} on its store).
  */
 public final class ShardedReplica implements AutoCloseable {
   private final Coordinator coordinator;
   private final SampleController controller;
   private final KubernetesLeaseStore store;
   private final KillableScheduler scheduler;
+  private final ShardDirectory directory;
   private volatile boolean running = true;
 
   private ShardedReplica(Coordinator coordinator, SampleController controller, KubernetesLeaseStore store,
-      KillableScheduler scheduler) {
+      KillableScheduler scheduler, ShardDirectory directory) {
     this.coordinator = coordinator;
     this.controller = controller;
     this.store = store;
     this.scheduler = scheduler;
+    this.directory = directory;
   }
 
   /**
@@ -52,14 +61,36 @@ public final class ShardedReplica implements AutoCloseable {
   /** {@link #start(KubernetesClient, String, String, Coordinator.Builder, int)} on {@code store}, which it closes. */
   public static ShardedReplica start(KubernetesClient client, KubernetesLeaseStore store, String objectNamespace,
       Coordinator.Builder builder, int workers) {
+    return start(client, store, objectNamespace, builder, workers, null, null);
+  }
+
+  /**
+   * {@link #start(KubernetesClient, KubernetesLeaseStore, String, Coordinator.Builder, int)} that publishes its
+   * meters in {@code registry} (none when null): this method sets the builder's events to a
+   * {@link CoordinatorMetrics} together with {@code events} (none when null).
+   */
+  public static ShardedReplica start(KubernetesClient client, KubernetesLeaseStore store, String objectNamespace,
+      Coordinator.Builder builder, int workers, MeterRegistry registry, CoordinatorEvents events) {
     KillableScheduler scheduler = new KillableScheduler();
+    CoordinatorMetrics metrics = registry == null ? null : new CoordinatorMetrics(registry);
+    if (metrics != null) {
+      builder.events(events == null ? metrics : CoordinatorEvents.all(metrics, events));
+    } else if (events != null) {
+      builder.events(events);
+    }
     Coordinator coordinator = builder.leaseStore(store).scheduler(scheduler).build();
+    ShardDirectory directory = null;
+    if (metrics != null) {
+      metrics.bind(coordinator);
+      directory = ShardDirectory.builder(store, coordinator.component()).shardCount(coordinator.shardCount()).build();
+      UnownedShardsMetrics.bind(registry, directory, coordinator.replicaId());
+    }
     SampleController controller = new SampleController(client, objectNamespace, coordinator, workers,
         Clock.systemUTC());
     coordinator.prime();
     controller.start();
     coordinator.start();
-    return new ShardedReplica(coordinator, controller, store, scheduler);
+    return new ShardedReplica(coordinator, controller, store, scheduler, directory);
   }
 
   /** The coordinator. */
@@ -85,6 +116,7 @@ public final class ShardedReplica implements AutoCloseable {
     running = false;
     coordinator.close();
     controller.close();
+    closeDirectory();
     store.close();
     scheduler.shutdown();
   }
@@ -97,7 +129,14 @@ public final class ShardedReplica implements AutoCloseable {
     running = false;
     scheduler.kill();
     controller.close();
+    closeDirectory();
     store.close();
+  }
+
+  private void closeDirectory() {
+    if (directory != null) {
+      directory.close();
+    }
   }
 
   @Override

@@ -13,6 +13,13 @@ import io.kumodo.convoy.sharding.examples.controller.ShardedReplica;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
 import io.kumodo.convoy.sharding.fabric8.OwnershipEvents;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +33,9 @@ import java.util.concurrent.TimeoutException;
  * replicas take its shards while it still runs (its reconciles finish first), and waits for
  * that, at most one lease duration; then it frees whatever is left and exits 0. A drain mark an
  * operator set on its member Lease stays. A SIGKILL leaves its leases to expire. With {@code --record-events} each
- * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}).
+ * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}). With
+ * {@code --health-port} it serves its meters on {@code /metrics} in the Prometheus text format: the
+ * coordinator's, the orphan gauges of its lease cache, and the JVM's.
  */
 public final class ReplicaCommand extends Command {
   private static final Flags FLAGS = new Flags(
@@ -36,7 +45,7 @@ public final class ReplicaCommand extends Command {
       .value("component", "NAME", "component whose leases to use (default convoy-cm)")
       .value("namespace", "NS", "namespace of the sample objects (default demo)")
       .value("workers", "N", "worker threads per queue (default 2)")
-      .value("health-port", "PORT", "serve /readyz and /healthz on this port (default: none)")
+      .value("health-port", "PORT", "serve /readyz, /healthz and /metrics (Prometheus) on this port (default: none)")
       .bool("drain-on-stop", "on SIGTERM, hand the shards over before stopping, waiting at most the lease "
           + "duration (default true; --drain-on-stop=false frees them at close only)")
       .bool("record-events", "record each ownership change as an Event on the member Lease (needs RBAC "
@@ -87,22 +96,23 @@ public final class ReplicaCommand extends Command {
         flags.value("kubeconfig").orElse(null))) {
       OwnershipEvents events = flags.bool("record-events") ? OwnershipEvents.recorder(client, options, component)
           : null;
+      PrometheusMeterRegistry registry = healthPort < 0 ? null : prometheus();
       try {
         Coordinator.Builder builder = options.coordinatorBuilder(component)
             .onChange(c -> out.printf("replica %s: owns %s (acquired %s, released %s)%n", options.replicaId(),
                 c.owned(), c.acquired(), c.released()));
         if (events != null) {
-          builder.onChange(events).events(events); // ownership changes, and a --shards mismatch
+          builder.onChange(events); // ownership changes; its events (a --shards mismatch) are passed below
         }
         replica = ShardedReplica.start(client, options.leaseStore(client), flags.value("namespace", "demo"), builder,
-            workers);
+            workers, registry, events);
       } catch (IllegalArgumentException e) {
         err.println(name() + ": " + e.getMessage());
         return EXIT_USAGE;
       }
-      HealthServer health = healthPort < 0 ? null : HealthServer.start(healthPort, replica.coordinator());
+      HealthServer health = healthPort < 0 ? null : HealthServer.start(healthPort, replica.coordinator(), registry);
       out.printf("replica %s of %s started: %s%s%n", options.replicaId(), component, options,
-          health == null ? "" : "; health on :" + health.port() + " (/readyz, /healthz)");
+          health == null ? "" : "; health on :" + health.port() + " (/readyz, /healthz, /metrics)");
       out.flush();
       try {
         stopSignal.await();
@@ -125,6 +135,17 @@ public final class ReplicaCommand extends Command {
       return EXIT_USAGE;
     }
     return EXIT_OK;
+  }
+
+  /** A Prometheus registry with the JVM basics: memory, GC, threads, CPU and uptime. */
+  private static PrometheusMeterRegistry prometheus() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry); // lives as long as the process
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    return registry;
   }
 
   /** Drains {@code coordinator} and waits for it, at most one lease duration. */
