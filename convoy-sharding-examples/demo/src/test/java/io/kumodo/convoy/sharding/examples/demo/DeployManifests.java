@@ -28,7 +28,12 @@ final class DeployManifests {
 
   /** The names of every YAML file in the directory, sorted. */
   static List<String> files() {
-    try (Stream<Path> paths = Files.list(DIR)) {
+    return files(".");
+  }
+
+  /** The names of every YAML file in the subdirectory {@code sub} of the directory, sorted. */
+  static List<String> files(String sub) {
+    try (Stream<Path> paths = Files.list(DIR.resolve(sub))) {
       return paths.map(p -> p.getFileName().toString())
           .filter(name -> name.endsWith(".yaml") || name.endsWith(".yml"))
           .sorted()
@@ -38,7 +43,7 @@ final class DeployManifests {
     }
   }
 
-  /** The raw text of {@code file}. */
+  /** The raw text of {@code file}, a path relative to the directory. */
   static String text(String file) {
     try {
       return Files.readString(DIR.resolve(file));
