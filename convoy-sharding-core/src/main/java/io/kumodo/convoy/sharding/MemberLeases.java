@@ -41,7 +41,11 @@ final class MemberLeases {
   private Lease member;
   /** Ticker reading of the last successful renewal of the member lease, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
-  /** See {@link #lastUpToDate()}: readiness reads it. */
+  /**
+   * Ticker reading of the last successful renewal of the member lease or, while it is released
+   * for this replica's own drain (nothing to renew), of the last tick whose listing succeeded; or
+   * Long.MIN_VALUE. Readiness reads it.
+   */
   private long lastUpToDate = Long.MIN_VALUE;
   /** Since when (ticker) renewals of the member lease have succeeded with no gap of two renew intervals. */
   private long healthySince = Long.MIN_VALUE;

@@ -39,9 +39,8 @@ import java.util.Set;
  *   <li>{@code convoy.sharding.ownership.losses} (counter: times this replica stopped owning
  *       shards without handing them over, fenced or lost to another writer)
  *   <li>{@code convoy.sharding.handover} (timer: from first wanting a shard to owning it)
- *   <li>{@code convoy.sharding.renew.age} (gauge, {@link Coordinator#sinceLastRenewal()} in
- *       seconds: since the last successful member-lease renewal, or while drained by
- *       {@link Coordinator#drain()}, the last successful listing; NaN before the first)
+ *   <li>{@code convoy.sharding.renew.age} (gauge, seconds since the last successful member-lease
+ *       renewal; NaN before the first)
  *   <li>{@code convoy.sharding.ready} (gauge, 1 when {@link Coordinator#isReady()})
  *   <li>{@code convoy.sharding.shard.count.mismatch} (gauge, replicas that publish another shard
  *       count; while above 0 no replica owns a shard)
