@@ -181,15 +181,15 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
-   * Drains this replica, e.g. from a preStop hook: it releases its member lease (holder empty, as
-   * {@link #close()} does) and renews it no more, so peers no longer count it live; once the store
-   * has acknowledged the release (so peers want its shards) it hands its shards over (their
-   * reconciles finish first) and takes no new ones; while the release cannot be written it keeps
-   * its shards. It keeps ticking and listing, and stays {@linkplain #isReady() ready}. The result
-   * completes once it owns no shard and has freed every shard lease; wait on it (bounded) before
-   * stopping the process, so that a rolling update loses no time to lease expiry. The drain is
-   * this process's: a restart under the same ID starts undrained. Undo with {@link #undrain()}:
-   * an undrain before the drain completed ends the result with a
+   * Drains this replica, e.g. from a preStop hook: it marks its member lease drained
+   * ({@link LeaseAnnotations#DRAINED}), so it counts as not live for assignment; once the store
+   * has acknowledged the mark (so peers see it and want its shards) it hands its shards over
+   * (their reconciles finish first) and takes no new ones, while it keeps renewing its member
+   * lease; while the mark cannot be written it keeps its shards. The result completes once it
+   * owns no shard and has freed every shard
+   * lease; wait on it (bounded) before stopping the process, so that a rolling update loses no
+   * time to lease expiry. Undo with {@link #undrain()}: an undrain (through this API or the
+   * member lease) before the drain completed ends the result with a
    * {@link java.util.concurrent.CancellationException}, as does {@link #close()}.
    */
   public java.util.concurrent.CompletionStage<Void> drain() {
@@ -200,9 +200,8 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
-   * Undoes {@link #drain()} and an operator's drain mark ({@link LeaseAnnotations#DRAINED} on the
-   * member lease): the replica takes its member lease back, without the mark, counts as live again
-   * and gets its share back.
+   * Undoes {@link #drain()} (and an operator's drain annotation on the member lease): the
+   * replica counts as live again and gets its share back.
    */
   public void undrain() {
     rule.members().requestDrain(Boolean.FALSE);
@@ -211,10 +210,9 @@ public final class Coordinator implements AutoCloseable {
   }
 
   /**
-   * True when the last tick found this replica drained: by its own {@link #drain()}, from the tick
-   * whose release of the member lease succeeded; or by an operator's drain mark on its member
-   * lease, as the store last acknowledged this replica's write of it, or, after a conflict, as the
-   * listing shows it.
+   * True when the last tick found this replica drained: its member lease carries the drain mark,
+   * as the store last acknowledged this replica's write of it, or, after a conflict, as the
+   * listing shows it. A {@link #drain()} counts from the tick whose write of the mark succeeded.
    */
   public boolean isDrained() {
     return rule.members().drained();
@@ -309,23 +307,18 @@ public final class Coordinator implements AutoCloseable {
     return state.get();
   }
 
-  /**
-   * The time since the last successful renewal of the member lease, or null before the first.
-   * While a {@link #drain()} has the member lease released, nothing is renewed: the time since
-   * the last tick that listed the leases successfully.
-   */
+  /** The time since the last successful renewal of the member lease, or null before the first. */
   public Duration sinceLastRenewal() {
-    long last = rule.members().lastUpToDate();
+    long last = rule.members().lastMemberRenew();
     return last == Long.MIN_VALUE ? null : Duration.ofNanos(settings.ticker().read() - last);
   }
 
   /**
    * True when the coordinator has ticked at least once (primed or started), is not closed, and
-   * renewed its member lease successfully within the last lease duration (while a
-   * {@link #drain()} has it released: listed the leases successfully): a readiness probe.
+   * renewed its member lease successfully within the last lease duration: a readiness probe.
    */
   public boolean isReady() {
-    long last = rule.members().lastUpToDate();
+    long last = rule.members().lastMemberRenew();
     return state.get() != State.CLOSED && last != Long.MIN_VALUE
         && settings.ticker().read() - last < settings.leaseNanos();
   }

@@ -9,9 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The futures that {@link Coordinator#drain()} returns. A drain future completes normally only
- * after a tick that ended with the replica drained (its member lease released, or marked by an
- * operator; no request pending) and owning nothing. An undrain (through the API, or an operator's
- * removal of the mark on the member lease) or a
+ * after a tick that ended with the replica drained (the mark written on its member lease, no
+ * request pending) and owning nothing. An undrain (through the API, or the member lease) or a
  * close before that ends it with a {@link CancellationException}: no caller waits for ever, and
  * none is told "drained" while the replica takes its share again. A drain after a completed or
  * ended one gets a new future.
@@ -40,8 +39,8 @@ final class DrainFutures {
   }
 
   /**
-   * After a tick: completes the pending future if the tick ended {@code drained} (no request
-   * pending) and owning nothing; ends it exceptionally if the tick found
+   * After a tick: completes the pending future if the tick ended {@code drained} (marked on the
+   * member lease, no request pending) and owning nothing; ends it exceptionally if the tick found
    * the replica undrained by its member lease with no request pending ({@code undrainedByLease}).
    */
   synchronized void tickEnded(boolean drained, boolean ownsNothing, boolean undrainedByLease) {

@@ -16,10 +16,18 @@ public final class LeaseAnnotations {
    * {@code "true"} on a shard lease: the shard is drained, never assigned, freed by its owner
    * and taken by nobody until the annotation is removed. On a member lease: the replica is
    * drained, not live for assignment (its shards move to the others and it takes none) while it
-   * keeps renewing its member lease. Set and removed by operators; {@code Coordinator.undrain()}
-   * removes it too. ({@code Coordinator.drain()} writes no mark: it releases the member lease.)
+   * keeps renewing its member lease.
    */
   public static final String DRAINED = "sharding.convoy.kumodo.io/drained";
+
+  /**
+   * On member leases, beside {@link #DRAINED}: the ID of the replica whose own
+   * {@code Coordinator.drain()} set the mark. Such a mark goes when the replica closes (unless it
+   * keeps its member lease as it is) or restarts under the same ID; a mark without it is an
+   * operator's, and stays until an operator or {@code undrain()} removes it. A tool that sets
+   * the mark for an operator removes this annotation.
+   */
+  public static final String DRAINED_BY = "sharding.convoy.kumodo.io/drained-by";
 
   /**
    * On member leases: where the replica can be reached (e.g. {@code 10.1.2.3:8080}), as the

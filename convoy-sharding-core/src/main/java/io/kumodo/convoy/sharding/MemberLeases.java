@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This replica's member lease and its view of the others' (steps 1 and 2 of {@link TickRule}):
- * renewing, creating or taking back its own lease, releasing it for a drain of its own, the live
- * members by local observation, the deletion of long-dead member leases and the marking of expired
- * ones, and the release at close.
+ * renewing, creating or taking back its own lease, the drain mark it publishes, the live members
+ * by local observation, the deletion of long-dead member leases and the marking of expired ones,
+ * and the release at close.
  *
  * <p>Not thread-safe, except {@link #requestDrain} and {@link #drained}: the tick runs it under
  * the coordinator's lock.
@@ -41,18 +41,12 @@ final class MemberLeases {
   private Lease member;
   /** Ticker reading of the last successful renewal of the member lease, or Long.MIN_VALUE. */
   private long lastMemberRenew = Long.MIN_VALUE;
-  /**
-   * Ticker reading of the last successful renewal of the member lease or, while it is released
-   * for this replica's own drain (nothing to renew), of the last tick whose listing succeeded; or
-   * Long.MIN_VALUE. Readiness reads it.
-   */
-  private long lastUpToDate = Long.MIN_VALUE;
   /** Since when (ticker) renewals of the member lease have succeeded with no gap of two renew intervals. */
   private long healthySince = Long.MIN_VALUE;
   /** The other replicas' member leases: who is live, the marking and deleting of dead ones. */
   private final PeerMembers peers;
-  /** This replica's own drain: requested through the API, and whether the member lease is released for it. */
-  private final DrainRequest drain = new DrainRequest();
+  /** The drain mark on the member lease: requested through the API, and who set it. */
+  private final DrainMark mark;
   /** Whether this replica was drained at the last tick that could list the members. */
   private volatile boolean selfDrained;
   /**
@@ -72,20 +66,24 @@ final class MemberLeases {
     this.observed = observed;
     this.errors = errors;
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
+    this.mark = new DrainMark(s.replicaId());
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.peers = new PeerMembers(settings, observed, errors);
   }
 
   /**
-   * At close: marks the member lease released, an operator's drain mark kept. With
-   * keepMembershipOnClose, nothing is written: the member lease stays as it is, a drain mark
-   * included, so peers keep not counting a drained replica. Nothing either when it is released
-   * for a drain already.
+   * At close: marks the member lease released and removes a drain mark this replica set itself
+   * (an operator's stays). With keepMembershipOnClose, nothing is written: the member lease stays
+   * as it is, a drain mark included, so peers keep not counting a drained replica.
    */
   void release(Instant wall, long deadline, CloseWrites writes) {
     if (!s.keepMembershipOnClose() && member != null && s.ticker().read() - deadline < 0) {
+      Map<String, String> annotations = new HashMap<>(member.annotations());
+      mark.releaseOurs(annotations);
+      Lease released = member.withHolder("", member.acquireTime(), wall, member.transitions())
+          .withAnnotations(annotations);
       try {
-        Lease request = released(member, wall);
+        Lease request = released;
         CompletableFuture<Lease> answer;
         // Off this thread, like the frees: a store whose writes block cannot hold close past its limit.
         answer = writes.answers(List.of(writes.start(() -> s.store().updateAsync(request), deadline)), deadline,
@@ -101,40 +99,22 @@ final class MemberLeases {
     }
   }
 
-  /** {@code lease} released: holder empty, its annotations (an operator's drain mark among them) kept. */
-  private static Lease released(Lease lease, Instant wall) {
-    return lease.withHolder("", lease.acquireTime(), wall, lease.transitions());
-  }
-
   /** Ticker reading of the last successful renewal of the member lease, or Long.MIN_VALUE. */
   long lastMemberRenew() {
     return lastMemberRenew;
   }
 
-  /**
-   * Ticker reading of the last successful renewal of the member lease or, while it is released
-   * for this replica's own drain, of the last tick whose listing succeeded; or Long.MIN_VALUE.
-   */
-  long lastUpToDate() {
-    return lastUpToDate;
-  }
-
-  /**
-   * Step 1: renews the member lease, or creates it, or takes it back after another writer changed
-   * it or after a drain of this replica's own released it; for such a drain, releases it instead.
-   */
+  /** Step 1: renews the member lease, or creates it, or takes it back after another writer changed it. */
   void renew(List<Lease> listed, Instant wall, boolean regular) {
     long sent = s.ticker().read();
-    Boolean applying = drain.pending();
-    if (Boolean.TRUE.equals(applying) || (applying == null && drain.released())) {
-      leave(listed, wall, sent);
-      return;
-    }
-    if (!regular && member != null && applying == null && lastMemberRenew != Long.MIN_VALUE
+    if (!regular && member != null && mark.pending() == null && lastMemberRenew != Long.MIN_VALUE
         && sent - lastMemberRenew < s.renewNanos() && !drainMarkChangedByOthers(listed)) {
       return; // renewed less than a renew interval ago; an extra tick does not rewrite it
     }
     Operation operation = Operation.RENEW;
+    Boolean applying = mark.pending();
+    boolean removedSeen = mark.removedSeen();
+    boolean firstWrite = lastMemberRenew == Long.MIN_VALUE;
     try {
       // A (re)announcement: peers may not count this replica before it (a new lease, or one that
       // was released, marked released or taken by another holder), so it must show in a listing
@@ -150,17 +130,17 @@ final class MemberLeases {
         if (current == null) {
           operation = Operation.CREATE;
           member = s.store().create(new Lease(memberKey, s.replicaId(), s.leaseDuration(), wall, wall, 0,
-              ownAnnotations(Map.of(), applying), null));
+              ownAnnotations(Map.of(), applying, firstWrite), null));
         } else {
           operation = Operation.RETAKE;
           long transitions = current.holder().equals(s.replicaId()) ? current.transitions() : current.transitions() + 1;
-          Map<String, String> annotations = ownAnnotations(current.annotations(), applying);
+          Map<String, String> annotations = ownAnnotations(current.annotations(), applying, firstWrite);
           member = s.store().update(current.withHolder(s.replicaId(), wall, wall, transitions)
               .renewed(wall, s.leaseDuration()).withAnnotations(annotations));
         }
       } else {
         member = s.store().update(member.renewed(wall, s.leaseDuration())
-            .withAnnotations(ownAnnotations(member.annotations(), applying)));
+            .withAnnotations(ownAnnotations(member.annotations(), applying, firstWrite)));
       }
       if (announcing) {
         announced = false;
@@ -173,12 +153,11 @@ final class MemberLeases {
         healthySince = sent;
       }
       lastMemberRenew = sent;
-      lastUpToDate = sent;
       errors.succeeded("renew member lease");
       creates.settled(memberKey);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.OK);
-      // An undrain is written once; from now on the member lease says (an operator may mark it again).
-      drain.carriedOut(applying, false);
+      // A request is written once; from now on the member lease says (an operator may change it again).
+      mark.written(applying, removedSeen);
     } catch (LeaseConflictException e) {
       if (operation == Operation.CREATE) {
         creates.conflicted(memberKey, e.getMessage());
@@ -197,49 +176,6 @@ final class MemberLeases {
     } catch (LeaseStoreException | RuntimeException | Error e) {
       errors.failed("renew member lease", memberKey, e);
       StoreCalls.report(s, LeaseRole.MEMBER, operation, CoordinatorEvents.Outcome.ERROR);
-    }
-  }
-
-  /**
-   * For a drain of this replica's own: releases the member lease (holder empty, an operator's mark
-   * kept) unless it holds it no more (none, released, or another holder's), and renews it no more
-   * until an undrain. Once the store acknowledged the release (or there was nothing to release),
-   * the replica counts itself drained and hands its shards over; until then it keeps them.
-   */
-  private void leave(List<Lease> listed, Instant wall, long sent) {
-    foreign = false;
-    foreignUntil = Long.MIN_VALUE;
-    if (drain.released()) {
-      if (listed != null) {
-        lastUpToDate = sent; // released, nothing to renew: ready while it can list
-      }
-      drain.carriedOut(Boolean.TRUE, true); // a drain() of a drained replica
-      return;
-    }
-    Lease current = member != null ? member : listed == null ? null : ShardListing.find(listed, memberKey);
-    if (member == null && listed == null) {
-      return; // what the store holds is unknown: the next tick tries again
-    }
-    try {
-      if (current != null && current.holder().equals(s.replicaId()) && !s.otherIncarnation(current)) {
-        s.store().update(released(current, wall));
-        StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.OK);
-        log.info("{}/{}: drained: released the member lease", s.component(), s.replicaId());
-      }
-      member = null; // held by nobody now: an undrain takes it back as the listing shows it
-      lastUpToDate = sent;
-      errors.succeeded("release member lease");
-      drain.carriedOut(Boolean.TRUE, true);
-    } catch (LeaseConflictException e) {
-      boolean wasKnown = member != null;
-      member = null;
-      StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.CONFLICT);
-      if (wasKnown && listed != null) {
-        leave(listed, wall, sent); // changed by someone else: release the listed version now
-      }
-    } catch (LeaseStoreException | RuntimeException | Error e) {
-      errors.failed("release member lease", memberKey, e);
-      StoreCalls.report(s, LeaseRole.MEMBER, Operation.FREE, CoordinatorEvents.Outcome.ERROR);
     }
   }
 
@@ -294,10 +230,10 @@ final class MemberLeases {
   }
 
   /**
-   * {@code current} with the annotations this replica publishes on its member lease; without the
-   * drain mark when {@code applying} is an undrain.
+   * {@code current} with the annotations this replica publishes on its member lease, and the
+   * drain mark as {@code applying} asks (see {@link DrainMark#apply}).
    */
-  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying) {
+  private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
     Map<String, String> merged = new HashMap<>(current);
     merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
@@ -305,18 +241,23 @@ final class MemberLeases {
     if (s.address() != null) {
       merged.put(LeaseAnnotations.ADDRESS, s.address());
     }
-    if (Boolean.FALSE.equals(applying)) {
-      merged.remove(LeaseAnnotations.DRAINED); // an operator's mark: undrain() removes it too
-    }
+    mark.apply(merged, applying, firstWrite);
     return merged.equals(current) ? current : merged;
   }
 
   /**
-   * Asks for this replica to be drained (true: its member lease released) or undrained (false:
-   * taken back, without an operator's mark) at its next tick.
+   * Asks for this replica to be drained (true) or undrained (false) at its next member-lease
+   * write; after that write, the member lease says (so an operator can change it again).
    */
   void requestDrain(Boolean drain) {
-    this.drain.request(drain);
+    mark.request(drain);
+  }
+
+  /** Notes a watched change of a lease: for this replica's member lease, what became of its drain mark. */
+  void noteWatched(LeaseEvent event) {
+    if (event.key().equals(memberKey)) {
+      mark.noteWatched(event);
+    }
   }
 
   /** True when this replica was drained at the last tick. */
@@ -324,14 +265,14 @@ final class MemberLeases {
     return selfDrained;
   }
 
-  /** True when the last tick found this replica drained, with no request pending. */
+  /** True when the last tick found this replica drained by its member lease, with no request pending. */
   boolean drainSettled() {
-    return selfDrained && drain.pending() == null;
+    return selfDrained && mark.pending() == null;
   }
 
-  /** True when the last tick found this replica not drained (an operator removed the mark), with no request pending. */
+  /** True when the last tick found this replica not drained by its member lease, with no request pending. */
   boolean undrainedByLease() {
-    return !selfDrained && drain.pending() == null;
+    return !selfDrained && mark.pending() == null;
   }
 
   /**
@@ -340,14 +281,9 @@ final class MemberLeases {
    * was released, marked released or taken by another holder: from then
    * on its listings show every lease written before that version (a watch cache delivers changes
    * in order), so a peer with another shard count that announced itself earlier is in them.
-   * Until then this replica owns nothing (see {@link ShardCountAgreement}). While the member lease
-   * is released for a drain there is nothing to announce: true (the replica wants nothing, and
-   * its take-back at the undrain announces it anew).
+   * Until then this replica owns nothing (see {@link ShardCountAgreement}).
    */
   boolean announced(List<Lease> listed) {
-    if (drain.released()) {
-      return true;
-    }
     if (!announced && listed != null && member != null) {
       Lease shown = ShardListing.find(listed, memberKey);
       if (shown != null && shown.holder().equals(s.replicaId()) && unconfirmed.contains(version(shown))) {
@@ -370,15 +306,14 @@ final class MemberLeases {
    */
   List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
     List<String> live = new ArrayList<>();
-    // Drained by its own drain once the store acknowledged the member lease's release; else as the
-    // member lease's mark says: the record the store last acknowledged, or after a conflict the
-    // listed one. A drain or undrain asked for through the API counts once it is written, as peers
-    // see it: a replica that freed its shards before would leave them to peers that still count it
-    // live and so do not want them.
+    // Drained as the member lease says: the record the store last acknowledged, or after a conflict
+    // the listed one. A drain or undrain asked for through the API counts once its mark is written,
+    // as peers see it: a replica that freed its shards before would leave them to peers that still
+    // count it live and so do not want them.
     Lease mine = member != null ? member : ShardListing.find(listed, memberKey);
-    boolean drained = drain.released() || LeaseAnnotations.isDrained(mine);
-    Boolean pending = drain.pending();
-    if (!drain.released() && member == null && pending != null && drained != pending) {
+    boolean drained = LeaseAnnotations.isDrained(mine);
+    Boolean pending = mark.pending();
+    if (member == null && pending != null && drained != pending) {
       // Our own (un)drain is still to be acknowledged and the listed record says otherwise: our write
       // of it may have taken effect with its answer lost. Keep what we had until a write is answered.
       drained = selfDrained;

@@ -109,9 +109,9 @@ abstract class SettingsBuilder {
   /**
    * When true, {@link Coordinator#close()} leaves the member lease as it is, the spec's
    * literal behaviour: peers keep counting this replica as live, and do not take its freed
-   * shards, until the member lease is older than the lease duration (a replica drained by an
-   * operator keeps the mark, and one drained by {@link Coordinator#drain()} released its member
-   * lease already, so peers keep its shards either way). Use it for StatefulSet
+   * shards, until the member lease is older than the lease duration (a drained replica's lease
+   * keeps its drain mark, so peers keep its shards; a mark of its own goes when a process comes
+   * back under its ID). Use it for StatefulSet
    * pods that come back under the same name within the lease duration. Default false: close
    * marks the member lease released so its shards move within one renew interval.
    */

@@ -79,9 +79,8 @@ final class ShardReleases {
    */
   private ShardWrites.Write freeWhenIdle(ShardNode node, boolean agreed, long now, Instant wall) {
     // A process that waits for another incarnation's member lease created it (so that its wait
-    // runs meanwhile), but frees it after the wait: the other process may want it. So does a
-    // drained replica: it wants none, and one that released its member lease is never agreed.
-    if (node.waiting(now) || (node.created() && !agreed && !members.foreign() && !members.drained())) {
+    // runs meanwhile), but frees it after the wait: the other process may want it.
+    if (node.waiting(now) || (node.created() && !agreed && !members.foreign())) {
       if (node.waiting(now)) {
         expiresAt.accept(node.ownableFrom());
       }

@@ -294,6 +294,7 @@ final class TickRule {
    */
   LeaseEvent noteWatched(LeaseEvent event, long now) {
     Lease last = event.previous() == null ? observed.lastWatched(event.key()) : null;
+    members.noteWatched(event);
     if (event.current() != null) {
       observed.noteWatched(event.current(), now);
     } else {
@@ -306,7 +307,7 @@ final class TickRule {
     return last == null ? event : new LeaseEvent(last, event.current());
   }
 
-  /** The member lease: its renewals, and its release for a drain of this replica's own. */
+  /** The member lease: its renewals and its drain mark. */
   MemberLeases members() {
     return members;
   }

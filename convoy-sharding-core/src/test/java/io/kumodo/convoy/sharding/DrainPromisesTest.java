@@ -39,8 +39,8 @@ class DrainPromisesTest {
     }
   }
 
-  /** How the write that releases the member lease for a drain fails. */
-  enum ReleaseWriteFailure {
+  /** How a write of the drain mark on the member lease fails. */
+  enum MarkWriteFailure {
     /** The store refuses it (an error before it is applied). */
     REFUSED,
     /** Another writer's version wins every time (a conflict, not applied). */
@@ -49,26 +49,27 @@ class DrainPromisesTest {
     ANSWER_LOST
   }
 
-  /** Fails every write that releases a member lease, while {@code failing}, as {@code how} says. */
-  static final class FailsTheRelease extends FaultyLeaseStore {
-    final ReleaseWriteFailure how;
+  /** Fails every write of a member lease that carries the drain mark, while {@code failing}, as {@code how} says. */
+  static final class FailsTheMarkWrite extends FaultyLeaseStore {
+    final MarkWriteFailure how;
     boolean failing;
     int failed;
-    /** The update under way is a release whose answer is to be lost. */
+    /** The update under way is a mark write whose answer is to be lost. */
     private boolean loseAnswer;
 
-    FailsTheRelease(InMemoryLeaseStore delegate, ReleaseWriteFailure how) {
+    FailsTheMarkWrite(InMemoryLeaseStore delegate, MarkWriteFailure how) {
       super(delegate);
       this.how = how;
       with(Faults.before((call, lease) -> {
         loseAnswer = false;
-        if (call != Call.UPDATE || !failing || lease.key().role() != LeaseRole.MEMBER || !lease.isFree()) {
+        if (call != Call.UPDATE || !failing || lease.key().role() != LeaseRole.MEMBER
+            || !LeaseAnnotations.isDrained(lease)) {
           return;
         }
         failed++;
         switch (how) {
-          case REFUSED -> throw new LeaseStoreException("injected: 500 on the member lease's release");
-          case CONFLICT -> throw new LeaseConflictException("injected: 409 on the member lease's release");
+          case REFUSED -> throw new LeaseStoreException("injected: 500 on the drain mark");
+          case CONFLICT -> throw new LeaseConflictException("injected: 409 on the drain mark");
           default -> loseAnswer = true;
         }
       }));
@@ -80,10 +81,10 @@ class DrainPromisesTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(ReleaseWriteFailure.class)
-  void aReplicaFreesItsShardsForADrainOnlyOnceItsMemberLeaseIsReleasedSoNoShardWaitsUnowned(ReleaseWriteFailure how) {
+  @EnumSource(MarkWriteFailure.class)
+  void aReplicaFreesItsShardsForADrainOnlyOnceItsDrainMarkIsWrittenSoNoShardWaitsUnowned(MarkWriteFailure how) {
     TestCluster cluster = new TestCluster(4);
-    FailsTheRelease store = new FailsTheRelease(cluster.store, how);
+    FailsTheMarkWrite store = new FailsTheMarkWrite(cluster.store, how);
     TestCluster.Replica a = cluster.start("cm-a", store);
     cluster.start("cm-b");
     cluster.run(TestCluster.LEASE);
@@ -93,8 +94,9 @@ class DrainPromisesTest {
     CompletableFuture<Void> drained = a.coordinator.drain().toCompletableFuture();
     long unownedSince = Long.MIN_VALUE;
     long longestUnowned = 0;
-    // The drain's own tick and the regular ones try the release while it fails (and renew the member
-    // lease no more), for half the lease duration. Then the store heals.
+    // A regular tick and the drain's own while the mark's write fails (which is every member-lease
+    // write: they all carry it now), for less than the lease duration less the fencing margin, after
+    // which a replica whose member lease is not renewed owns nothing anyway. Then the store heals.
     for (int step = 0; step < 300; step++) {
       if (step == 150) {
         store.failing = false;
@@ -108,14 +110,14 @@ class DrainPromisesTest {
       } else {
         longestUnowned = Math.max(longestUnowned, cluster.time.read() - unownedSince);
       }
-      boolean released = cluster.store.get(MEMBER_A).isFree();
-      if (!released) {
-        assertThat(a.coordinator.ownedShards()).as("at %s, not released: keeps its shards", cluster.time.elapsed())
+      boolean marked = LeaseAnnotations.isDrained(cluster.store.get(MEMBER_A));
+      if (!marked) {
+        assertThat(a.coordinator.ownedShards()).as("at %s, the mark not written: keeps its shards", cluster.time.elapsed())
             .hasSize(2);
         assertThat(a.coordinator.isDrained()).isFalse();
       }
     }
-    assertThat(store.failed).as("the release failed").isPositive();
+    assertThat(store.failed).as("the mark's write failed").isPositive();
     assertThat(Duration.ofNanos(longestUnowned)).as("longest time a shard had no owner")
         .isLessThan(TestCluster.RENEW);
     assertThat(drained).isCompleted();
@@ -126,8 +128,9 @@ class DrainPromisesTest {
 
   /**
    * Calls {@code drain()} of its replica right after that replica's tick renewed its member
-   * lease, once armed, as a stop signal handled on another thread can; notes at each free of a
-   * shard lease by that replica from then on whether its member lease in the store is released.
+   * lease (unmarked), once armed, as a stop signal handled on another thread can; notes at each
+   * free of a shard lease by that replica from then on whether its member lease in the store is
+   * marked.
    */
   static final class DrainsMidTick extends FaultyLeaseStore {
     Coordinator replica;
@@ -145,8 +148,8 @@ class DrainPromisesTest {
           armed = false;
           drained = replica.drain().toCompletableFuture(); // after step 1 of this tick, before step 2
         } else if (drained != null && written.key().role() == LeaseRole.SHARD && written.isFree()) {
-          frees.add("shard " + written.key().shard() + " freed, member lease released="
-              + delegate.get(MEMBER_A).isFree());
+          frees.add("shard " + written.key().shard() + " freed, member lease drained="
+              + LeaseAnnotations.isDrained(delegate.get(MEMBER_A)));
         }
         return written;
       }));
@@ -154,7 +157,7 @@ class DrainPromisesTest {
   }
 
   @Test
-  void aDrainThatLandsMidTickAfterTheMemberLeaseWasRenewedFreesNoShardBeforeTheMemberLeaseIsReleased() {
+  void aDrainThatLandsMidTickAfterTheMemberLeaseWasRenewedFreesNoShardBeforeItsMarkIsWritten() {
     TestCluster cluster = new TestCluster(4);
     DrainsMidTick store = new DrainsMidTick(cluster.store);
     TestCluster.Replica a = cluster.start("cm-a", store);
@@ -167,8 +170,7 @@ class DrainPromisesTest {
     cluster.run(TestCluster.RENEW); // a's next regular tick renews its member lease: drain() lands then
     assertThat(store.drained).as("drain() was called mid-tick").isNotNull().isCompleted();
     assertThat(store.frees).as("the member lease when a freed its shards")
-        .containsExactlyInAnyOrder("shard 0 freed, member lease released=true",
-            "shard 2 freed, member lease released=true");
+        .containsExactlyInAnyOrder("shard 0 freed, member lease drained=true", "shard 2 freed, member lease drained=true");
     cluster.run(Duration.ofSeconds(1));
     assertThat(cluster.owned("cm-b")).as("taken at the free, on the watch event").hasSize(4);
   }
@@ -270,12 +272,14 @@ class DrainPromisesTest {
 
   @ParameterizedTest(name = "keepMembershipOnClose={0}")
   @ValueSource(booleans = {false, true})
-  void aMarkAnOperatorSetAfterTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
+  void aMarkAnOperatorSetAfterUndoingTheReplicasOwnDrainSurvivesCloseAndRestart(boolean keep) {
     TestCluster cluster = twoReplicasRunning(keep);
     TestCluster.Replica a = cluster.replicas.get("cm-a");
     a.coordinator.drain();
     cluster.run(Duration.ofSeconds(2));
-    DrainTest.annotate(cluster, MEMBER_A, true); // the operator drains the released replica too, on purpose
+    DrainTest.annotate(cluster, MEMBER_A, false); // the operator undoes the replica's drain
+    cluster.run(Duration.ofSeconds(2));
+    DrainTest.annotate(cluster, MEMBER_A, true); // and drains it again, on purpose
     cluster.run(Duration.ofSeconds(2));
     assertThatTheOperatorsMarkSurvivesCloseAndRestart(cluster);
   }
@@ -332,7 +336,7 @@ class DrainPromisesTest {
     }
 
     cluster.replicas.remove("cm-a");
-    TestCluster.Replica again = cluster.start("cm-a"); // back under its name: its own drain was the old process's
+    TestCluster.Replica again = cluster.start("cm-a"); // back under its name: its own mark is gone
     cluster.run(TestCluster.LEASE);
     assertThat(again.coordinator.isDrained()).isFalse();
     assertThat(again.coordinator.ownedShards()).hasSize(2);

@@ -33,10 +33,10 @@ import java.util.Random;
  *       since is reported released and acquired again before it owns it again, and a closed
  *       process was told of every release.
  *   <li>Drains ({@link SimDrains}): a drain future completes only while its replica owns nothing
- *       and was not undrained since; a drained replica releases its shards only once its member
- *       lease in the store is released (its own drain) or marked (an operator's) (else peers,
- *       still counting it, leave them unowned); an operator's drain mark survives its replica's
- *       close; a drained shard has no owner and is exempt from the liveness bound.
+ *       and was not undrained since; a drained replica releases its shards only once its drain
+ *       mark is in the store (else peers, still counting it, leave them unowned); an operator's
+ *       drain mark survives its replica's close; a
+ *       drained shard has no owner and is exempt from the liveness bound.
  * </ol>
  *
  * <p>The faults: crash (ticks stop, no release), restart under the same ID, graceful stop,

@@ -21,8 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * lease or a shard lease (as {@code kubectl annotate} or {@code status drain-replica} do); a
  * graceful stop of a replica an operator drained. Checked: a drain future completes only while
  * its replica owns nothing and was not undrained through the API since; a drained replica hands
- * its shards over only once peers no longer count it live (its member lease released by its own
- * drain, or marked by an operator); an operator's mark on a member lease
+ * its shards over only once the store holds its drain mark; an operator's mark on a member lease
  * survives its replica's close; at the end, no drained shard has an owner. At the
  * end of the faults, every replica is undrained (shards stay drained), so the liveness bound
  * applies to every shard but the drained ones.
@@ -72,7 +71,7 @@ final class SimDrains {
     });
   }
 
-  /** {@code undrain()} of a running replica (it takes its member lease back, without any mark). */
+  /** {@code undrain()} of a running replica (it removes any mark on its member lease). */
   void undrainByApi() {
     List<SimReplica> running = sim.running();
     if (running.isEmpty()) {
@@ -137,9 +136,9 @@ final class SimDrains {
 
   /**
    * At an OnChange of {@code r}: a replica that releases shards because it is drained does so only
-   * once its member lease in the store is released (its own drain) or carries the drain mark (an
-   * operator's), so that peers, which no longer count it, want those shards when they find them
-   * free; released earlier, they would stay unowned until the member lease is written (or expires).
+   * once its member lease in the store carries the drain mark, so that peers, which no longer count
+   * it, want those shards when they find them free; released earlier, they would stay unowned until
+   * the mark is written (or the member lease expires).
    */
   void checkHandover(SimReplica r, ShardChange change) {
     if (change.released().isEmpty() || !r.coordinator.isDrained()) {
@@ -149,15 +148,10 @@ final class SimDrains {
     // A replica whose listing lags acts on the mark as its listing shows it: an operator's mark
     // removed a moment ago still counts until its watch delivers the removal (peers heard of it
     // earlier and count it live until then: a liveness cost of the lag, bounded by it).
-    if (!notLive(member) && !notLive(listedMember(r))) {
+    if (!LeaseAnnotations.isDrained(member) && !LeaseAnnotations.isDrained(listedMember(r))) {
       sim.violation("drain: " + r.name + " released " + change.released() + " as drained at " + sim.time.elapsed()
-          + " while its member lease, in the store and in its listing, is held and unmarked (peers still count it live)");
+          + " while its member lease, in the store and in its listing, has no drain mark (peers still count it live)");
     }
-  }
-
-  /** True when peers do not count the holder of {@code member} live: none, released, or marked drained. */
-  private static boolean notLive(Lease member) {
-    return member == null || member.isFree() || LeaseAnnotations.isDrained(member);
   }
 
   /** The member lease of {@code r} as its own view of the store lists it, or null. */
@@ -222,6 +216,7 @@ final class SimDrains {
     } else {
       result.remove(LeaseAnnotations.DRAINED);
     }
+    result.remove(LeaseAnnotations.DRAINED_BY);
     return result;
   }
 }

@@ -97,8 +97,7 @@ public final class ShardDirectory implements AutoCloseable {
    * @param address its {@link LeaseAnnotations#ADDRESS}, or null
    * @param drained whether its member Lease carries {@link LeaseAnnotations#DRAINED}{@code =true}
    * @param live whether it holds its member Lease and was seen renewing it within its lease
-   *     duration (a replica an operator drained is live: it renews, but takes no shard; one that
-   *     drained itself through {@code Coordinator.drain()} released its member Lease, so is not)
+   *     duration (a drained replica can be live: it renews, but takes no shard)
    */
   public record Member(String replicaId, String address, boolean drained, boolean live) {}
 

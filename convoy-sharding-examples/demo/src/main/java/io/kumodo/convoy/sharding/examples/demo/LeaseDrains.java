@@ -126,14 +126,16 @@ final class LeaseDrains {
   private Result annotate(Lease lease, boolean drained) throws Failure {
     Map<String, String> annotations = lease.getMetadata().getAnnotations() == null ? new HashMap<>()
         : new HashMap<>(lease.getMetadata().getAnnotations());
-    if (LeaseAnnotations.isDrained(annotations) == drained) {
-      return Result.UNCHANGED;
+    if (LeaseAnnotations.isDrained(annotations) == drained
+        && !(drained && annotations.containsKey(LeaseAnnotations.DRAINED_BY))) {
+      return Result.UNCHANGED; // (a replica's own mark becomes the operator's, so it outlives the replica's close)
     }
     if (drained) {
       annotations.put(LeaseAnnotations.DRAINED, "true");
     } else {
       annotations.remove(LeaseAnnotations.DRAINED);
     }
+    annotations.remove(LeaseAnnotations.DRAINED_BY); // an operator's mark, or none: not a replica's own drain
     lease.getMetadata().setAnnotations(annotations);
     try {
       client.resource(lease).update(); // a PUT with metadata.resourceVersion: 409 when stale

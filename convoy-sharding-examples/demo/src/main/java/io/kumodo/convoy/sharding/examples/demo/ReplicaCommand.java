@@ -29,10 +29,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code replica}: one replica of the sample controller as its own process, against the mock
  * API server or a real cluster. It logs each ownership change in one line. On SIGTERM it first
- * drains (unless {@code --drain-on-stop=false}): it releases its member Lease so the other
+ * drains (unless {@code --drain-on-stop=false}): it marks its member Lease drained so the other
  * replicas take its shards while it still runs (its reconciles finish first), and waits for
- * that, at most one lease duration; then it frees whatever is left and exits 0. A drain mark an
- * operator set on its member Lease stays. A SIGKILL leaves its leases to expire. With {@code --record-events} each
+ * that, at most one lease duration; then it frees whatever is left and exits 0; the close removes
+ * the drain mark its own drain set (a mark an operator set stays). A SIGKILL leaves its leases to expire. With {@code --record-events} each
  * ownership change is also a Kubernetes Event on its member Lease ({@link OwnershipEvents}). With
  * {@code --health-port} it serves its meters on {@code /metrics} in the Prometheus text format: the
  * coordinator's, the orphan gauges of its lease cache, and the JVM's.
