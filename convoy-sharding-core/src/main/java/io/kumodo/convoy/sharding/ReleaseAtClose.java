@@ -13,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release at close: every held shard leaves the owned set, the running reconciles get three
- * quarters of the close time limit, the frees are in flight together within three quarters of
- * the time left, and the member lease is released once they are sent, while they are in flight.
+ * The release at close: every held shard leaves the owned set ({@link #release}); once the running
+ * reconciles ended or had three quarters of the close time limit ({@link TickRunner} waits on the
+ * injected scheduler), the frees are in flight together within three quarters of the time left,
+ * and the member lease is released once they are sent, while they are in flight ({@link #free}).
  *
  * <p>Confined to the tick thread (under the tick lock), like {@link TickRule}.
  */
@@ -37,19 +38,10 @@ final class ReleaseAtClose {
   }
 
   /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
-   * are in flight together and sent first; the member release is sent while they are in flight,
-   * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
+   * First half: every held shard leaves the owned set, and the callbacks hear it. Returns the
+   * released shards, whose running reconciles the frees wait for (see {@link TickRunner}).
    */
-  void run(long deadline, IdleWaiter waiter) {
-    // The member release's thread is started first, so it is ready when the last quarter begins.
-    try (CloseWrites memberWrites = new CloseWrites(s)) {
-      run(deadline, waiter, memberWrites);
-    }
-  }
-
-  private void run(long deadline, IdleWaiter waiter, CloseWrites memberWrites) {
-    Instant wall = s.clock().instant();
+  Set<Integer> release() {
     long now = s.ticker().read();
     for (ShardNode node : nodes) {
       if (node.is(ShardNode.Phase.HELD)) {
@@ -57,12 +49,26 @@ final class ReleaseAtClose {
       }
     }
     notice.notifyIfChanged("close");
-    // Running reconciles get three quarters of the close time limit; the writes keep the rest.
-    if (!waiter.awaitIdle(ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING), threeQuarters(now, deadline))) {
-      log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
-          s.component(), s.replicaId());
+    return ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING);
+  }
+
+  /**
+   * Second half, once the reconciles ended or had their share of the close time limit: frees
+   * every released shard lease and, unless configured otherwise, the member lease. The frees
+   * are in flight together and sent first; the member release is sent while they are in flight,
+   * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
+   */
+  void free(long deadline) {
+    // The member release's thread is started first, so it is ready when the last quarter begins.
+    try (CloseWrites memberWrites = new CloseWrites(s)) {
+      free(deadline, memberWrites);
     }
-    if (s.ticker().read() - deadline >= 0) {
+  }
+
+  private void free(long deadline, CloseWrites memberWrites) {
+    Instant wall = s.clock().instant();
+    long now = s.ticker().read();
+    if (now - deadline >= 0) {
       log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
           s.component(), s.replicaId(), ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).size());
       return;
@@ -70,7 +76,7 @@ final class ReleaseAtClose {
     // The frees are started off this thread, so a store whose writes block cannot hold close past
     // its limit; they get three quarters of the time left, so the member lease is always released:
     // without it, peers would not want even the shards that were freed until it expired.
-    long cutoff = threeQuarters(s.ticker().read(), deadline);
+    long cutoff = threeQuarters(now, deadline);
     List<ShardNode> releasing = new ArrayList<>();
     for (ShardNode node : nodes) {
       if (node.is(ShardNode.Phase.RELEASING)) {
@@ -112,14 +118,9 @@ final class ReleaseAtClose {
   }
 
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
-  private static long threeQuarters(long from, long deadline) {
+  static long threeQuarters(long from, long deadline) {
     return from + (deadline - from) / 4 * 3;
   }
 
-  /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */
-  interface IdleWaiter {
-    /** True when idle before {@code deadline} (a ticker reading). */
-    boolean awaitIdle(Set<Integer> shards, long deadline);
-  }
 
 }

@@ -249,12 +249,14 @@ final class TickRule {
     }
   }
 
-  /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease, while the
-   * frees are in flight ({@link ReleaseAtClose}).
-   */
-  void releaseAll(long deadline, ReleaseAtClose.IdleWaiter waiter) {
-    new ReleaseAtClose(s, nodes, notice, writes, members).run(deadline, waiter);
+  /** At close: every held shard leaves the owned set; returns the released shards ({@link ReleaseAtClose#release}). */
+  java.util.Set<Integer> releaseAtClose() {
+    return new ReleaseAtClose(s, nodes, notice, writes, members).release();
+  }
+
+  /** At close, once the reconciles ended or their share of the time limit passed: frees the leases. */
+  void freeAtClose(long deadline) {
+    new ReleaseAtClose(s, nodes, notice, writes, members).free(deadline);
   }
 
   /** True when a released shard waits for its reconciles to finish before its lease is freed. */

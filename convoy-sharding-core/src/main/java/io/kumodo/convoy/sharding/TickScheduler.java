@@ -72,18 +72,7 @@ final class TickScheduler {
   /** Schedules the first tick now and opens the lease watch (ticking at the renew interval only without it). */
   void start() {
     synchronized (scheduleLock) {
-      if (injected != null) {
-        scheduler = injected;
-      } else {
-        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
-          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
-          t.setDaemon(true);
-          return t;
-        });
-        ownExecutor.setRemoveOnCancelPolicy(true);
-        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        scheduler = ownExecutor::schedule;
-      }
+      ensureScheduler();
       nextRegularAt = settings.ticker().read();
       wakeAt(nextRegularAt);
     }
@@ -96,6 +85,41 @@ final class TickScheduler {
       log.warn("{}/{}: lease watch unavailable, ticking at the renew interval only: {}", settings.component(),
           settings.replicaId(), e.toString());
     }
+  }
+
+  /** The injected scheduler, or the thread of our own, started now if the coordinator never started. */
+  private Scheduler ensureScheduler() {
+    assert Thread.holdsLock(scheduleLock);
+    if (scheduler == null) {
+      if (injected != null) {
+        scheduler = injected;
+      } else {
+        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
+          t.setDaemon(true);
+          return t;
+        });
+        ownExecutor.setRemoveOnCancelPolicy(true);
+        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        scheduler = ownExecutor::schedule;
+      }
+    }
+    return scheduler;
+  }
+
+  /**
+   * At close: runs {@code task} {@code delayNanos} from now on the scheduler (on the injected one,
+   * so in virtual time in tests), whether the coordinator was started or not.
+   */
+  void scheduleAtClose(Runnable task, long delayNanos) {
+    synchronized (scheduleLock) {
+      ensureScheduler().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** True when the ticks run on a thread of the coordinator's own, not on an injected scheduler. */
+  boolean ownThread() {
+    return injected == null;
   }
 
   /** At close: cancels the pending wake-up and closes the lease watch. */
