@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
+import io.kumodo.convoy.sharding.protocol.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,14 +27,14 @@ final class ReleaseAtClose {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
 
   private final Settings s;
-  private final ShardNode[] nodes;
+  private final ShardState[] states;
   private final OwnershipNotice notice;
   private final ShardWrites writes;
   private final MemberLeases members;
 
-  ReleaseAtClose(Settings s, ShardNode[] nodes, OwnershipNotice notice, ShardWrites writes, MemberLeases members) {
+  ReleaseAtClose(Settings s, ShardState[] states, OwnershipNotice notice, ShardWrites writes, MemberLeases members) {
     this.s = s;
-    this.nodes = nodes;
+    this.states = states;
     this.notice = notice;
     this.writes = writes;
     this.members = members;
@@ -43,13 +46,13 @@ final class ReleaseAtClose {
    */
   Set<Integer> release() {
     long now = s.ticker().read();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD)) {
-        node.release(now);
+    for (int shard = 0; shard < states.length; shard++) {
+      if (states[shard] instanceof ShardState.Held held) {
+        states[shard] = held.release(now);
       }
     }
     notice.notifyIfChanged("close");
-    return ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING);
+    return releasing(states);
   }
 
   /**
@@ -70,20 +73,20 @@ final class ReleaseAtClose {
     long now = s.ticker().read();
     if (now - deadline >= 0) {
       log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
-          s.component(), s.replicaId(), ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).size());
+          s.component(), s.replicaId(), releasing(states).size());
       return;
     }
     // The frees are started off this thread, so a store whose writes block cannot hold close past
     // its limit; they get three quarters of the time left, so the member lease is always released:
     // without it, peers would not want even the shards that were freed until it expired.
     long cutoff = threeQuarters(now, deadline);
-    List<ShardNode> releasing = new ArrayList<>();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.RELEASING)) {
-        releasing.add(node);
+    List<ShardState> releasing = new ArrayList<>();
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Releasing) {
+        releasing.add(state);
       }
     }
-    if (releasing.removeIf(node -> node.waiting(s.ticker().read()))) {
+    if (releasing.removeIf(state -> state.memory().waiting(s.ticker().read()))) {
       log.info("{}/{}: leaving the shard leases created less than a lease duration ago to expire, not freed",
           s.component(), s.replicaId());
     }
@@ -99,22 +102,38 @@ final class ReleaseAtClose {
       members.release(wall, deadline, memberWrites);
       answers = closeWrites.answers(started, cutoff, s.closeTimeout());
     }
-    List<ShardWrites.Write> frees = new ArrayList<>(releasing.size());
+    List<ShardWrites.Sent> frees = new ArrayList<>(releasing.size());
     for (int i = 0; i < releasing.size(); i++) {
-      frees.add(writes.freeStarted(releasing.get(i), now, answers.get(i)));
+      frees.add(writes.freeStarted(free(releasing.get(i), wall), now, answers.get(i)));
     }
     writes.finishAll(frees, wall, cutoff); // a conflicting free is retried within the frees' share too
   }
 
-  /** Starts the frees of {@code nodes}' leases, in flight together, each not after {@code cutoff}. */
-  private List<CompletableFuture<CompletableFuture<Lease>>> startFrees(CloseWrites closeWrites, List<ShardNode> nodes,
-      Instant wall, long cutoff) {
-    List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(nodes.size());
-    for (ShardNode node : nodes) {
-      Lease request = writes.freed(node.lease(), wall);
+  /** Starts the frees of {@code releasing}' leases, in flight together, each not after {@code cutoff}. */
+  private List<CompletableFuture<CompletableFuture<Lease>>> startFrees(CloseWrites closeWrites,
+      List<ShardState> releasing, Instant wall, long cutoff) {
+    List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(releasing.size());
+    for (ShardState state : releasing) {
+      Lease request = free(state, wall).request();
       started.add(closeWrites.start(() -> s.store().updateAsync(request), cutoff));
     }
     return started;
+  }
+
+  /** The free of {@code state}'s lease. */
+  private Write free(ShardState state, Instant wall) {
+    return new Write(Write.Kind.FREE, state.shard(), state.lease(), Protocol.freed(state.lease(), s.replicaId(), wall));
+  }
+
+  /** The shards whose leases are released and not yet freed, ascending. */
+  static java.util.SortedSet<Integer> releasing(ShardState[] states) {
+    java.util.SortedSet<Integer> shards = new java.util.TreeSet<>();
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Releasing) {
+        shards.add(state.shard());
+      }
+    }
+    return shards;
   }
 
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */

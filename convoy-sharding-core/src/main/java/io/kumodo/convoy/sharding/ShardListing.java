@@ -7,6 +7,8 @@ package io.kumodo.convoy.sharding;
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Observations;
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -76,18 +78,20 @@ final class ShardListing {
 
 
   /** What the assignment sees: live IDs, this replica's position, the live holders of the shards. */
-  Assignment.View view(List<String> live, int k, List<Lease> listed, long now, ShardNode[] nodes) {
+  Assignment.View view(List<String> live, int k, List<Lease> listed, long now, ShardState[] states) {
     List<String> holders = new ArrayList<>(java.util.Collections.nCopies(s.shardCount(), (String) null));
     java.util.Set<String> liveSet = new java.util.HashSet<>(live);
     for (Lease lease : listed) {
       int shard = lease.key().shard();
       if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
-          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : left(lease, now) > 0)) {
+          && (lease.holder().equals(s.replicaId()) ? held(states, shard) : left(lease, now) > 0)) {
         holders.set(shard, lease.holder());
       }
     }
-    for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
-      holders.set(shard, s.replicaId());
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Held) {
+        holders.set(state.shard(), s.replicaId());
+      }
     }
     BitSet drained = new BitSet(s.shardCount());
     for (Lease lease : listed) {
@@ -99,39 +103,22 @@ final class ShardListing {
     return new Assignment.View(live, k, s.shardCount(), holders, drained);
   }
 
-  /** Records the highest fencing token seen of each shard lease (a lease we create starts above it). */
-  void noteTokens(List<Lease> listed, ShardNode[] nodes) {
-    for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
-        nodes[lease.key().shard()].sawToken(FencingTokens.of(lease));
-      }
-    }
-  }
-
   /**
    * Writes each listed shard lease whose fencing token is below the highest this replica has seen
-   * of that shard (an operator's edit wrote an older leaseTransitions or epoch)
-   * back above it: its epoch annotation alone, by a compare-and-swap on the listed version, so
-   * that a replica which never saw the higher token (one started since) takes it above too. Not
-   * the leases this replica wrote since {@code now} (they carry no lower token). Counted as renewals.
+   * of that shard (an operator's edit wrote an older leaseTransitions or epoch) back above it
+   * ({@link Protocol#tokensToRaise}), by a compare-and-swap on the listed version, so that a
+   * replica which never saw the higher token (one started since) takes it above too. Counted as renewals.
    */
-  void raiseTokens(List<Lease> listed, ShardNode[] nodes, long now) {
-    for (Lease lease : listed) {
-      if (lease.key().role() != LeaseRole.SHARD || lease.key().shard() >= s.shardCount()) {
-        continue;
-      }
-      ShardNode node = nodes[lease.key().shard()];
-      long highest = node.highestToken();
-      if (FencingTokens.of(lease) >= highest || node.lastSent() != Long.MIN_VALUE && node.lastSent() - now >= 0) {
-        continue;
-      }
+  void raiseTokens(List<Lease> listed, ShardState[] states, long now) {
+    for (Lease raised : Protocol.tokensToRaise(listed, states, now)) {
       try {
-        s.store().update(FencingTokens.atLeast(lease, highest));
+        s.store().update(raised);
         log.info("{}/{}: raised the fencing token of shard {}'s lease above {}, the highest seen of it: it was "
-            + "written back below", s.component(), s.replicaId(), lease.key().shard(), highest);
+            + "written back below", s.component(), s.replicaId(), raised.key().shard(),
+            states[raised.key().shard()].memory().highestToken());
         StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
       } catch (LeaseStoreException | RuntimeException | Error e) {
-        failed(Operation.RENEW, "raising the fencing token of", lease, e);
+        failed(Operation.RENEW, "raising the fencing token of", raised, e);
       }
     }
   }
@@ -235,8 +222,8 @@ final class ShardListing {
   }
 
   /** True when {@code shard} is a shard index whose lease this replica holds. */
-  private static boolean held(ShardNode[] nodes, int shard) {
-    return shard >= 0 && shard < nodes.length && nodes[shard].is(ShardNode.Phase.HELD);
+  private static boolean held(ShardState[] states, int shard) {
+    return shard >= 0 && shard < states.length && states[shard] instanceof ShardState.Held;
   }
 
   /** The record of {@code key} in {@code listed}, or null. */
