@@ -30,15 +30,12 @@ final class ShardListing {
   private final Observations observed;
   private final ErrorLog errors;
   private final MemberLeases members;
-  private final ShardCountAgreement agreement;
 
-  ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members,
-      ShardCountAgreement agreement) {
+  ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members) {
     this.s = s;
     this.observed = observed;
     this.errors = errors;
     this.members = members;
-    this.agreement = agreement;
   }
 
   /** The component's leases from the store, or null when the store failed (logged once per kind). */
@@ -54,53 +51,27 @@ final class ShardListing {
   }
 
   /**
-   * True when this tick may own shards: the member lease was renewed less than the lease duration
-   * less the margin ago; it shows in a listing as this replica last (re)announced it (listing
-   * again once if the tick's own listing predates that write); and that listing shows no lease
-   * that publishes another shard count (see {@link ShardCountAgreement}).
+   * The listing that decides whether this tick may own shards ({@link Listing#agreement()}): it
+   * shows the member lease as this replica last (re)announced it (the tick's own listing, or one
+   * listed again once if the tick's own predates that write). Null when there is none, or the
+   * member lease was not renewed within the owned window (no shard outlasts the member lease's
+   * last renewal by more than L - m, see {@link ShardWrites}).
    */
-  boolean agreed(List<Lease> listed, long now, LongConsumer expiresAt) {
+  List<Lease> agreementListing(List<Lease> listed, long now, LongConsumer expiresAt) {
     long lastRenew = members.lastMemberRenew();
     if (lastRenew == Long.MIN_VALUE || now - lastRenew >= window(s, observed)) {
-      return false; // no shard outlasts the member lease's last renewal by more than L - m (see hold)
+      return null;
     }
     List<Lease> shown = listed;
     if (!members.announced(shown)) {
       shown = list();
       if (shown == null || !members.announced(shown)) {
         expiresAt.accept(now + soon(s)); // look again soon
-        return false;
+        return null;
       }
       observed.observe(shown, s.ticker().read()); // read after this listing, as the tick's (see TickRule)
     }
-    return agreement.check(shown, now, lease -> left(lease, now), expiresAt).isEmpty();
-  }
-
-
-  /** What the assignment sees: live IDs, this replica's position, the live holders of the shards. */
-  Assignment.View view(List<String> live, int k, List<Lease> listed, long now, ShardState[] states) {
-    List<String> holders = new ArrayList<>(java.util.Collections.nCopies(s.shardCount(), (String) null));
-    java.util.Set<String> liveSet = new java.util.HashSet<>(live);
-    for (Lease lease : listed) {
-      int shard = lease.key().shard();
-      if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
-          && (lease.holder().equals(s.replicaId()) ? held(states, shard) : left(lease, now) > 0)) {
-        holders.set(shard, lease.holder());
-      }
-    }
-    for (ShardState state : states) {
-      if (state instanceof ShardState.Held) {
-        holders.set(state.shard(), s.replicaId());
-      }
-    }
-    BitSet drained = new BitSet(s.shardCount());
-    for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()
-          && LeaseAnnotations.isDrained(lease)) {
-        drained.set(lease.key().shard());
-      }
-    }
-    return new Assignment.View(live, k, s.shardCount(), holders, drained);
+    return shown;
   }
 
   /**
@@ -190,15 +161,6 @@ final class ShardListing {
     return Math.max(s.leaseNanos(), DurationLimits.declaredNanos(lease.duration()));
   }
 
-  /**
-   * How long a member lease counts as live while unchanged: {@link #expiry(Settings, Lease)}, or
-   * the lease duration for one that declares more than any coordinator writes. That one is another
-   * tool's, and membership only shapes what a replica wants, so the spec's rule judges it; the
-   * waits for a holder count its duration as 24 h.
-   */
-  static long memberExpiry(Settings s, Lease lease) {
-    return DurationLimits.overlong(lease.duration()) ? s.leaseNanos() : expiry(s, lease);
-  }
 
   /**
    * How long after its last successful renewal this replica owns: L - m, or (L - m) L' / L while
@@ -221,10 +183,6 @@ final class ShardListing {
     return Math.min(s.renewNanos() / 4, 20_000_000L);
   }
 
-  /** True when {@code shard} is a shard index whose lease this replica holds. */
-  private static boolean held(ShardState[] states, int shard) {
-    return shard >= 0 && shard < states.length && states[shard] instanceof ShardState.Held;
-  }
 
   /** The record of {@code key} in {@code listed}, or null. */
   static Lease find(List<Lease> listed, LeaseKey key) {

@@ -12,9 +12,11 @@ import io.kumodo.convoy.sharding.protocol.Plan;
 import io.kumodo.convoy.sharding.protocol.Protocol;
 import io.kumodo.convoy.sharding.protocol.ShardState;
 import java.time.Instant;
-import java.util.BitSet;
-import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *       less than the lease duration ago (judged by local observation, see
  *       {@link Observations}). The replica always counts itself as live. Member leases of others
  *       unchanged for 10 lease durations are deleted; the first live replica marks those unchanged
- *       for one lease duration released (see {@link MemberLeases#releaseExpired}).
+ *       for one lease duration released (see {@link MemberLeases#tidyPeers}).
  *   <li>Sort the live replica IDs: k is this replica's position, N the count.
  *   <li>Want each shard i where i mod N = k (or what the configured {@link Assignment} says).
  *   <li>Create, renew or take each wanted shard lease; take only a free or expired one.
@@ -76,9 +78,9 @@ final class TickRule {
     this.members = new MemberLeases(settings, observed, errors);
     this.agreement = new ShardCountAgreement(settings);
     this.protocol = new Protocol(new Options(s.component(), s.replicaId(), s.incarnation(), s.shardCount(),
-        s.leaseDuration(), s.renewNanos()));
+        s.leaseDuration(), s.renewNanos(), s.assignment()));
     this.states = protocol.initial();
-    this.listing = new ShardListing(settings, observed, errors, members, agreement);
+    this.listing = new ShardListing(settings, observed, errors, members);
     this.notice = new OwnershipNotice(settings, ownership, states, listeners, this::expiresAt);
     this.writes = new ShardWrites(settings, protocol, states, ownership, members, errors, creates, notice,
         this::expiresAt);
@@ -107,22 +109,15 @@ final class TickRule {
       notice.notifyIfChanged("renewed-without-member-list");
       return;
     }
-    // 2. The live members, this replica always among them; delete long-dead member leases.
-    observed.observe(listed, now);
-    List<String> live = members.live(listed, now, wall, this::expiresAt);
-    // (ours) Replicas with different shard counts map objects to different shards: own nothing
-    // while any other count is published, or before our own count shows in a listing.
-    boolean agreed = listing.agreed(listed, now, this::expiresAt);
-    // 3. Sort the live IDs: k is our position, N the count.
-    Collections.sort(live);
-    lastLive = List.copyOf(live);
-    int k = live.indexOf(s.replicaId());
-    // 4. The wanted shards.
-    BitSet wanted = agreed ? s.assignment().wanted(listing.view(live, k, listed, now, states)) : new BitSet();
-    // 5 and 6, decided from values: each shard's next state and the write it needs.
-    Plan plan = protocol.decide(listingOf(listed, now, wall, regular, wanted, agreed), states);
+    // 2 to 6, decided from values: the live members, sorted, and our position k (2, 3); the wanted
+    // shards, none while the shard counts disagree (4); each shard's next state and write (5, 6).
+    Plan plan = protocol.decide(listingOf(listed, now, wall, regular), states);
     System.arraycopy(plan.states(), 0, states, 0, states.length);
+    lastLive = plan.live();
     expiresAt(plan.wakeAt());
+    if (plan.others() != null) {
+      agreement.report(plan.others());
+    }
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
     notice.notifyIfChanged(agreement.others().isEmpty() ? "not-wanted" : "shard-count-mismatch");
     // 5. Create, renew or take each wanted shard lease, and 6 (second half): free the released
@@ -134,7 +129,12 @@ final class TickRule {
     writes.finishAll(acquires, wall, ShardWrites.NO_LIMIT);
     notice.notifyIfChanged("assignment");
     writes.finishAll(frees, wall, ShardWrites.NO_LIMIT);
-    tidyLeases(listed, k, now, wall);
+    // After the writes (they change no one's assignment this tick): delete leases outside the shard
+    // count and dead members' leases, raise tokens written back below the highest seen; the first
+    // live replica marks expired members released.
+    listing.deleteOutOfRange(listed, now);
+    listing.raiseTokens(listed, states, now);
+    members.tidyPeers(plan.staleMembers(), plan.expiredMembers(), plan.k() == 0, now);
     // 7. Call the OnChange callbacks if the owned set changed.
     notice.notifyIfChanged("assignment");
   }
@@ -145,23 +145,45 @@ final class TickRule {
     writes.finishAll(writes.send(plan.acquires()), wall, ShardWrites.NO_LIMIT);
   }
 
-  /** What {@link Protocol#decide} decides from: the listing and what steps 2 to 4 made of it. */
-  private Listing listingOf(List<Lease> listed, long now, Instant wall, boolean regular, BitSet wanted,
-      boolean agreed) {
-    Lease[] leases = new Lease[states.length];
+  /**
+   * What {@link Protocol#decide} decides from: the listing, the time read after it, and what this
+   * replica knows of its member lease. The member leases' ages are read now; the agreement listing
+   * may be a second listing, observed too (see {@link ShardListing#agreementListing}).
+   */
+  private Listing listingOf(List<Lease> listed, long now, Instant wall, boolean regular) {
+    observed.observe(listed, now);
+    boolean drained = members.noteDrained(listed, this::expiresAt);
+    Map<LeaseKey, Long> ages = new HashMap<>();
+    Set<LeaseKey> first = new HashSet<>();
     for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < states.length) {
-        leases[lease.key().shard()] = lease;
+      if (lease.key().role() == LeaseRole.MEMBER) {
+        ages.put(lease.key(), observed.age(lease, now));
+        if (observed.firstVersion(lease)) {
+          first.add(lease.key());
+        }
+      } else if (lease.key().shard() < states.length) {
         creates.settled(lease.key());
       }
     }
+    List<Lease> agreementListing = listing.agreementListing(listed, now, this::expiresAt);
     long[] renewedAt = new long[states.length];
     long window = ShardListing.window(s, observed);
     for (int shard = 0; shard < states.length; shard++) {
       renewedAt[shard] = ownership.deadline(shard) - window;
     }
-    return new Listing(protocol.options(), now, wall, regular, wanted, agreed, members.drained(), members.foreign(),
-        leases, renewedAt, lease -> listing.left(lease, now), ShardListing.longest(s, observed));
+    Listing.Ages memberAges = new Listing.Ages() {
+      @Override
+      public long age(Lease lease) {
+        return ages.getOrDefault(lease.key(), 0L);
+      }
+
+      @Override
+      public boolean firstVersion(Lease lease) {
+        return first.contains(lease.key());
+      }
+    };
+    return new Listing(protocol.options(), now, wall, regular, listed, agreementListing, drained, members.foreign(),
+        memberAges, lease -> listing.left(lease, now), renewedAt, ShardListing.longest(s, observed));
   }
 
   /** Held shards whose fencing deadline passed: out of the owned set; renewed or freed by the tick. */
@@ -177,18 +199,6 @@ final class TickRule {
     }
     if (any) {
       notice.notifyIfChanged("fenced");
-    }
-  }
-
-  /**
-   * After the writes: deletes leases outside the shard count, raises tokens written back below the
-   * highest seen; the first live replica marks expired members.
-   */
-  private void tidyLeases(List<Lease> listed, int k, long now, Instant wall) {
-    listing.deleteOutOfRange(listed, now);
-    listing.raiseTokens(listed, states, now);
-    if (k == 0) {
-      members.releaseExpired(wall, now); // after the takes: it changes no one's assignment this tick
     }
   }
 

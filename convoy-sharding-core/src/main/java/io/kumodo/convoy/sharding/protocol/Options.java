@@ -4,8 +4,9 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
+import io.kumodo.convoy.sharding.Assignment;
 import java.time.Duration;
 
 /** The options of one replica that its decisions read. */
 public record Options(String component, String replicaId, String incarnation, int shardCount,
-    Duration leaseDuration, long renewNanos) {}
+    Duration leaseDuration, long renewNanos, Assignment assignment) {}

@@ -8,24 +8,108 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 /**
- * What a tick decided ({@link Protocol#decide}): the next state of every shard, the writes of
- * step 5 and those of step 6, and when a tick is needed next.
+ * What a tick decided ({@link Protocol#decide}): the live members, this replica's position and
+ * the wanted shards (steps 2 to 4), the next state of every shard, the writes of step 5 and those
+ * of step 6, the member leases to tidy, and when a tick is needed next.
  */
 public final class Plan {
   private final Options o;
   private final ShardState[] states;
+  private final Lease[] leases;
   private final List<Write> acquires = new ArrayList<>();
   private final List<Release> releases = new ArrayList<>();
+  private final List<Lease> staleMembers = new ArrayList<>();
+  private final List<Lease> expiredMembers = new ArrayList<>();
+  private List<String> live = List.of();
+  private int k = -1;
+  private BitSet wanted = new BitSet();
+  private boolean agreed;
+  private SortedMap<String, String> others;
   private long wakeAt = Long.MAX_VALUE;
 
   Plan(Options options, int shards) {
     this.o = options;
     this.states = new ShardState[shards];
+    this.leases = new Lease[shards];
+  }
+
+  /** Step 2 and 3: the live replica IDs, sorted. */
+  public List<String> live() {
+    return live;
+  }
+
+  /** Step 3: this replica's position among the live IDs, or -1 (drained). */
+  public int k() {
+    return k;
+  }
+
+  /** Step 4: the shards this replica wants (none while the shard counts disagree). */
+  public BitSet wanted() {
+    return wanted;
+  }
+
+  /**
+   * The replicas that publish another shard count (ID to count), as the agreement listing shows
+   * them; null when this tick did not check (see {@link Listing#agreement()}).
+   */
+  public SortedMap<String, String> others() {
+    return others;
+  }
+
+  /** Member leases of others unchanged for 10 lease durations: to delete. */
+  public List<Lease> staleMembers() {
+    return staleMembers;
+  }
+
+  /** Member leases of others unchanged for a lease duration: to mark released, by the first live replica. */
+  public List<Lease> expiredMembers() {
+    return expiredMembers;
+  }
+
+  void members(List<String> sortedLive, int position) {
+    this.live = sortedLive;
+    this.k = position;
+  }
+
+  void agreement(boolean agrees, SortedMap<String, String> disagreeing) {
+    this.agreed = agrees;
+    this.others = disagreeing;
+  }
+
+  void want(BitSet shards) {
+    this.wanted = shards;
+  }
+
+  void lease(int shard, Lease listed) {
+    leases[shard] = listed;
+  }
+
+  void stale(Lease member) {
+    staleMembers.add(member);
+  }
+
+  void expired(Lease member) {
+    expiredMembers.add(member);
+  }
+
+  boolean wants(int shard) {
+    return wanted.get(shard);
+  }
+
+  boolean agreed() {
+    return agreed;
+  }
+
+  /** The listed lease of {@code shard}, or null when missing. */
+  Lease lease(int shard) {
+    return leases[shard];
   }
 
   /**

@@ -4,19 +4,27 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
+import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.internal.DurationLimits;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The spec's tick steps 4 to 6 for the shards, as functions of values: no store call, thread, lock,
+ * The spec's tick steps 2 to 6, as functions of values: no store call, thread, lock,
  * clock read or logging. {@link #decide} turns a {@link Listing} and the per-shard states into a
  * {@link Plan} (the next states and the writes); {@link #answered} moves a state by the answer
  * to one of its writes; {@link #owned} is the owned set that step 7 publishes.
@@ -43,23 +51,143 @@ public final class Protocol {
   }
 
   /**
-   * Steps 4 to 6 at a tick that could list: notes the fencing tokens listed, then lets each shard's
-   * state decide its next step.
+   * Steps 2 to 6 at a tick that could list: the live members (2), sorted, with this replica's
+   * position (3); the wanted shards, none while the shard counts disagree (4); then each shard's
+   * state decides its next step and the write it needs (5 and 6).
    */
   public Plan decide(Listing in, ShardState[] states) {
     Plan plan = new Plan(o, states.length);
+    // 2. The live members, this replica among them unless drained.
+    List<String> live = new ArrayList<>();
+    if (!in.drained()) {
+      live.add(o.replicaId());
+    }
+    for (Lease lease : in.listed()) {
+      if (lease.key().role() == LeaseRole.MEMBER && !lease.key().replicaId().equals(o.replicaId())) {
+        peer(lease, in, plan, live);
+      } else if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < states.length) {
+        plan.lease(lease.key().shard(), lease);
+      }
+    }
+    // (ours) Replicas with different shard counts map objects to different shards: own nothing
+    // while any other count is published, or before our own count shows in a listing.
+    SortedMap<String, String> others = in.agreement() == null ? null : disagreeing(in.agreement(), in, plan);
+    plan.agreement(others != null && others.isEmpty(), others);
+    // 3. Sort the live IDs: k is our position, N the count.
+    Collections.sort(live);
+    plan.members(List.copyOf(live), live.indexOf(o.replicaId()));
+    // 4. The wanted shards.
+    plan.want(plan.agreed() ? o.assignment().wanted(view(plan, in, states)) : new BitSet());
+    // 5 and 6: each shard's state decides its next step, having noted the fencing token listed.
     for (ShardState s : states) {
-      Lease listed = in.lease(s.shard());
+      Lease listed = plan.lease(s.shard());
       ShardState seen = listed == null ? s : s.with(s.memory().sawToken(FencingTokens.of(listed)));
       plan.set(s.shard(), seen.next(in, plan));
     }
     return plan;
   }
 
+  /**
+   * Step 2 for a member lease of another replica: live while its version has gone unchanged for
+   * less than its expiry (L, or the longer one it declares); deleted after 10 times that (9 more
+   * after a peer marked it released); to mark released once expired.
+   */
+  private void peer(Lease lease, Listing in, Plan plan, List<String> live) {
+    long age = in.ages().age(lease);
+    long l = Math.min(expiry(lease), DurationLimits.MAX_DURATION.toNanos());
+    if (age >= (lease.isFree() && lease.annotations().containsKey(LeaseAnnotations.EXPIRED_BY) ? 9 * l : 10 * l)) {
+      plan.stale(lease);
+      return;
+    }
+    if (lease.isFree()) {
+      return; // released on close, or marked released by a peer
+    }
+    // A member lease declaring more than any coordinator writes is another tool's: the spec's L judges it.
+    long expiry = DurationLimits.overlong(lease.duration()) ? o.leaseDuration().toNanos() : expiry(lease);
+    if (!lease.holder().equals(lease.key().replicaId()) || LeaseAnnotations.isDrained(lease)) {
+      if (age >= expiry) {
+        plan.expired(lease); // not live either way; marked, so that it stops counting for the agreement
+      }
+      return; // a record whose holder is not its replica, or drained
+    }
+    if (age < expiry && !staleOnArrival(lease, in)) {
+      live.add(lease.key().replicaId());
+      plan.wakeAt(in.now() + expiry - age);
+    } else if (age >= expiry) {
+      plan.expired(lease);
+    }
+  }
+
+  /**
+   * A member lease this replica has not yet seen change, whose renewTime is older than the lease
+   * duration plus a renew interval by the local wall clock, is taken for dead at once, so a
+   * replica that joins after a crash does not count the crashed member for a lease duration. It
+   * only shapes what the replica wants; it never lets it take a lease.
+   */
+  private boolean staleOnArrival(Lease member, Listing in) {
+    return in.ages().firstVersion(member) && member.renewTime() != null
+        && member.renewTime().plus(o.leaseDuration()).plusNanos(o.renewNanos()).isBefore(in.wall());
+  }
+
+  /** How long a lease must go unchanged before it expires: L, or the longer duration it declares, at most 24 h. */
+  private long expiry(Lease lease) {
+    return Math.max(o.leaseDuration().toNanos(), DurationLimits.declaredNanos(lease.duration()));
+  }
+
+  /**
+   * The replicas whose leases in {@code shown} publish another shard count: a member lease not
+   * released (with another count or none), or a shard lease not yet unchanged for its expiry.
+   */
+  private SortedMap<String, String> disagreeing(List<Lease> shown, Listing in, Plan plan) {
+    String mine = Integer.toString(o.shardCount());
+    SortedMap<String, String> found = new TreeMap<>();
+    for (Lease lease : shown) {
+      String theirs = lease.annotations().get(LeaseAnnotations.SHARDS);
+      if (lease.isFree() || mine.equals(theirs)) {
+        continue;
+      }
+      if (lease.key().role() == LeaseRole.MEMBER) {
+        if (!lease.key().replicaId().equals(o.replicaId())) {
+          found.put(lease.key().replicaId(), theirs == null ? NO_COUNT : theirs);
+        }
+      } else if (theirs != null) {
+        long left = in.left(lease); // until its holder surely owns it no longer
+        if (left > 0) {
+          found.putIfAbsent(lease.holder(), theirs);
+          plan.wakeAt(in.now() + left);
+        }
+      }
+    }
+    return Collections.unmodifiableSortedMap(found);
+  }
+
+  /** The count reported for a member lease that publishes no shard count. */
+  public static final String NO_COUNT = "none";
+
+  /** What the assignment sees: live IDs, this replica's position, the live holders of the shards, the drained shards. */
+  private Assignment.View view(Plan plan, Listing in, ShardState[] states) {
+    List<String> holders = new ArrayList<>(Collections.nCopies(o.shardCount(), (String) null));
+    Set<String> liveSet = new HashSet<>(plan.live());
+    BitSet drained = new BitSet(o.shardCount());
+    for (int shard = 0; shard < states.length; shard++) {
+      Lease lease = plan.lease(shard);
+      if (states[shard] instanceof ShardState.Held) {
+        holders.set(shard, o.replicaId());
+      } else if (lease != null && liveSet.contains(lease.holder()) && !lease.holder().equals(o.replicaId())
+          && in.left(lease) > 0) {
+        holders.set(shard, lease.holder());
+      }
+      if (lease != null && LeaseAnnotations.isDrained(lease)) {
+        drained.set(shard);
+      }
+    }
+    return new Assignment.View(plan.live(), plan.k(), o.shardCount(), holders, drained);
+  }
+
   /** A tick that could not list cannot compute the assignment: it renews what it holds, nothing else. */
   public Plan renewHeld(Instant wall, ShardState[] states) {
     Plan plan = new Plan(o, states.length);
-    Listing in = new Listing(o, 0, wall, true, null, false, true, false, null, null, null, 0);
+    Listing in = new Listing(o, 0, wall, true, List.of(), null, true, false, null, null, null, 0);
     for (ShardState s : states) {
       plan.set(s.shard(), s instanceof ShardState.Held h ? plan.renew(h, h.lease(), in) : s);
     }

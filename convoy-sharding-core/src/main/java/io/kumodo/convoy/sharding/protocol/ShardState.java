@@ -61,7 +61,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(in.wants(shard()), in.now());
+      Memory m = memory.wanted(step.wants(shard()), in.now());
       return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
     }
 
@@ -71,7 +71,7 @@ public sealed interface ShardState {
      * expire, a shard count to agree): it is then freed for that replica, or kept if we want it.
      */
     private ShardState createMissing(Listing in, Plan step) {
-      if (!in.drained() && in.lease(shard()) == null) {
+      if (!in.drained() && step.lease(shard()) == null) {
         return step.create(this, in);
       }
       return this;
@@ -87,7 +87,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(in.wants(shard()), in.now());
+      Memory m = memory.wanted(step.wants(shard()), in.now());
       return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
     }
 
@@ -96,7 +96,7 @@ public sealed interface ShardState {
      * missing; take it if freed by its holder, or once unchanged for its expiry.
      */
     ShardState acquire(Listing in, Plan step) {
-      Lease listed = in.lease(shard());
+      Lease listed = step.lease(shard());
       Memory m = memory.forgetUncertainTake();
       Wanted self = new Wanted(m);
       if (memory.ownLostTake(in.replicaId(), in.incarnation(), listed)) {
@@ -138,7 +138,7 @@ public sealed interface ShardState {
      */
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(in.wants(shard()), in.now()).withWantedSince(Memory.NONE);
+      Memory m = memory.wanted(step.wants(shard()), in.now()).withWantedSince(Memory.NONE);
       if (!m.wanted()) {
         return new Held(m, lease).release(in.now()).free(in, step);
       }
@@ -158,7 +158,7 @@ public sealed interface ShardState {
     /** Wanted again before it was freed: taken back by a renewal. Else freed once it may be (step 6). */
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(in.wants(shard()), in.now());
+      Memory m = memory.wanted(step.wants(shard()), in.now());
       if (m.wanted()) {
         return step.renew(new Wanted(m.dropped()), lease, in); // still ours in the store
       }
@@ -175,7 +175,7 @@ public sealed interface ShardState {
      */
     ShardState free(Listing in, Plan step) {
       long now = in.now();
-      if (memory.waiting(now) || (memory.created() && !in.agreed() && !in.foreign())) {
+      if (memory.waiting(now) || (memory.created() && !step.agreed() && !in.foreign())) {
         if (memory.waiting(now)) {
           step.wakeAt(memory.ownableFrom());
         }

@@ -13,7 +13,6 @@ import io.kumodo.convoy.sharding.protocol.Protocol.Answer;
 import io.kumodo.convoy.sharding.protocol.Protocol.Outcome;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -29,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class ProtocolTest {
   static final long L = Duration.ofSeconds(30).toNanos();
   static final long R = Duration.ofSeconds(10).toNanos();
-  static final Options OPTIONS = new Options("c", "me", "inc-1", 1, Duration.ofSeconds(30), R);
+  static final Options OPTIONS =
+      new Options("c", "me", "inc-1", 1, Duration.ofSeconds(30), R, io.kumodo.convoy.sharding.Assignment.modulo());
   static final Protocol PROTOCOL = new Protocol(OPTIONS);
   static final Instant WALL = Instant.parse("2026-01-01T00:00:00Z");
   static final long NOW = 1_000 * R;
@@ -45,12 +45,37 @@ class ProtocolTest {
   static final Lease OTHERS = lease("other", 3, Map.of());
   static final Lease MINE = lease("me", 4, Map.of(LeaseAnnotations.SHARDS, "1", LeaseAnnotations.INCARNATION, "inc-1"));
 
-  /** A listing at NOW: shard 0 wanted or not, listed as {@code listed}, a lease left {@code left} ns unchanged. */
+  /** A live peer sorted before "me": with it, "me" is at k = 1 of N = 2 and does not want shard 0. */
+  static final Lease PEER = new Lease(LeaseKey.member("c", "a-peer"), "a-peer", Duration.ofSeconds(30), WALL, WALL, 0,
+      Map.of(LeaseAnnotations.SHARDS, "1"), "p1");
+
+  /** Every listed version seen just now. */
+  static final Listing.Ages JUST_SEEN = new Listing.Ages() {
+    @Override
+    public long age(Lease lease) {
+      return 0;
+    }
+
+    @Override
+    public boolean firstVersion(Lease lease) {
+      return false;
+    }
+  };
+
+  /**
+   * A listing at NOW: shard 0 wanted (this replica the only live member) or not (a live peer comes
+   * first), listed as {@code listed}, which may be taken in {@code left} ns.
+   */
   static Listing listing(boolean wanted, Lease listed, long left, boolean regular, long renewedAt) {
-    BitSet w = new BitSet();
-    w.set(0, wanted);
-    return new Listing(OPTIONS, NOW, WALL, regular, w, true, false, false, new Lease[] {listed},
-        new long[] {renewedAt}, lease -> left, L);
+    List<Lease> leases = new java.util.ArrayList<>();
+    if (listed != null) {
+      leases.add(listed);
+    }
+    if (!wanted) {
+      leases.add(PEER);
+    }
+    return new Listing(OPTIONS, NOW, WALL, regular, leases, leases, false, false, JUST_SEEN, lease -> left,
+        new long[] {renewedAt}, L);
   }
 
   static Listing listing(boolean wanted, Lease listed, long left) {
@@ -200,6 +225,56 @@ class ProtocolTest {
     assertThat(after).isInstanceOf(ShardState.Free.class);
     assertThat(after.lease()).isNull();
     assertThat(free.request().annotations()).containsEntry(LeaseAnnotations.FREED_BY, "me");
+  }
+
+  @Test
+  void stepsTwoToFourFindTheLiveMembersInOrderAndWantNothingWhileAnotherShardCountIsPublished() {
+    Lease sixteen = PEER.withAnnotations(Map.of(LeaseAnnotations.SHARDS, "16"));
+    List<Lease> leases = List.of(FREED, sixteen);
+    Listing in = new Listing(OPTIONS, NOW, WALL, true, leases, leases, false, false, JUST_SEEN, lease -> 0,
+        new long[] {0}, L);
+
+    Plan plan = PROTOCOL.decide(in, new ShardState[] {free()});
+    assertThat(plan.live()).containsExactly("a-peer", "me");
+    assertThat(plan.k()).isEqualTo(1);
+    assertThat(plan.others()).containsEntry("a-peer", "16");
+    assertThat(plan.wanted().isEmpty()).isTrue();
+    assertThat(plan.acquires()).isEmpty();
+  }
+
+  @Test
+  void aPeerMemberLeaseUnchangedForALeaseDurationIsNotLiveAndIsToBeMarkedAndAfterTenToBeDeleted() {
+    List<Lease> leases = List.of(PEER);
+    Listing.Ages aged = new Listing.Ages() {
+      @Override
+      public long age(Lease lease) {
+        return L;
+      }
+
+      @Override
+      public boolean firstVersion(Lease lease) {
+        return false;
+      }
+    };
+    Plan plan = PROTOCOL.decide(new Listing(OPTIONS, NOW, WALL, true, leases, leases, false, false, aged, l -> 0,
+        new long[] {0}, L), new ShardState[] {free()});
+    assertThat(plan.live()).containsExactly("me");
+    assertThat(plan.expiredMembers()).containsExactly(PEER);
+
+    Listing.Ages dead = new Listing.Ages() {
+      @Override
+      public long age(Lease lease) {
+        return 10 * L;
+      }
+
+      @Override
+      public boolean firstVersion(Lease lease) {
+        return false;
+      }
+    };
+    Plan later = PROTOCOL.decide(new Listing(OPTIONS, NOW, WALL, true, leases, leases, false, false, dead, l -> 0,
+        new long[] {0}, L), new ShardState[] {free()});
+    assertThat(later.staleMembers()).containsExactly(PEER);
   }
 
   @Test
