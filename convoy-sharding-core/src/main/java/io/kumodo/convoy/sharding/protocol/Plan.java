@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.protocol;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -21,6 +22,8 @@ import java.util.SortedMap;
  */
 public final class Plan {
   private final Options o;
+  /** The wall-clock time written into renewTime and acquireTime. */
+  private final Instant wall;
   private final ShardState[] states;
   private final Lease[] leases;
   private final List<Write> acquires = new ArrayList<>();
@@ -34,8 +37,9 @@ public final class Plan {
   private SortedMap<String, String> others;
   private long wakeAt = Long.MAX_VALUE;
 
-  Plan(Options options, int shards) {
+  Plan(Options options, int shards, Instant wall) {
     this.o = options;
+    this.wall = wall;
     this.states = new ShardState[shards];
     this.leases = new Lease[shards];
   }
@@ -158,19 +162,19 @@ public final class Plan {
   /** Creates the missing lease; owned only the create wait after now (read after the listing that showed it missing). */
   ShardState create(ShardState s, Listing in) {
     Memory m = s.memory().created(in.now(), in.createWait());
-    Lease request = new Lease(LeaseKey.shard(o.component(), s.shard()), o.replicaId(), o.leaseDuration(), in.wall(),
-        in.wall(), 0, FencingTokens.forCreate(m.highestToken()), null);
+    Lease request = new Lease(LeaseKey.shard(o.component(), s.shard()), o.replicaId(), o.leaseDuration(), wall,
+        wall, 0, FencingTokens.forCreate(m.highestToken()), null);
     acquires.add(new Write(Write.Kind.CREATE, s.shard(), null, withShardCount(o, request)));
     return s.with(m);
   }
 
-  ShardState retake(ShardState s, Lease listed, Listing in) {
-    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, listed.renewed(in.wall(), o.leaseDuration())));
+  ShardState retake(ShardState s, Lease listed) {
+    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, listed.renewed(wall, o.leaseDuration())));
     return s;
   }
 
-  ShardState take(ShardState s, Lease listed, Listing in) {
-    Lease taken = FencingTokens.taken(listed, o.replicaId(), in.wall()).renewed(in.wall(), o.leaseDuration());
+  ShardState take(ShardState s, Lease listed) {
+    Lease taken = FencingTokens.taken(listed, o.replicaId(), wall).renewed(wall, o.leaseDuration());
     Map<String, String> annotations = new HashMap<>(taken.annotations());
     if (annotations.remove(LeaseAnnotations.FREED_BY) != null) {
       taken = taken.withAnnotations(annotations);
@@ -180,28 +184,28 @@ public final class Plan {
   }
 
   /** Renews {@code mine} as state {@code s}: held, or taken back from its release before it was freed. */
-  ShardState renew(ShardState s, Lease mine, Listing in) {
-    acquires.add(update(Write.Kind.RENEW, s.memory(), mine, mine.renewed(in.wall(), o.leaseDuration())));
+  ShardState renew(ShardState s, Lease mine) {
+    acquires.add(update(Write.Kind.RENEW, s.memory(), mine, mine.renewed(wall, o.leaseDuration())));
     return s;
   }
 
   /** Keeps (renews) a released lease, reconciles running or not. */
-  ShardState keep(ShardState.Releasing s, Listing in) {
-    Write keep = keepWrite(s, in);
+  ShardState keep(ShardState.Releasing s) {
+    Write keep = keepWrite(s);
     releases.add(new Release(s.shard(), keep, keep));
     return s;
   }
 
   /** Frees a released lease when no reconcile of it runs; else writes {@code busy} (KEEP, FREE or null). */
-  ShardState freeWhenIdle(ShardState.Releasing s, Write.Kind busy, Listing in) {
-    Write free = new Write(Write.Kind.FREE, s.shard(), s.lease(), Protocol.freed(s.lease(), o.replicaId(), in.wall()));
-    Write ifBusy = busy == null ? null : busy == Write.Kind.FREE ? free : keepWrite(s, in);
+  ShardState freeWhenIdle(ShardState.Releasing s, Write.Kind busy) {
+    Write free = new Write(Write.Kind.FREE, s.shard(), s.lease(), Protocol.freed(s.lease(), o.replicaId(), wall));
+    Write ifBusy = busy == null ? null : busy == Write.Kind.FREE ? free : keepWrite(s);
     releases.add(new Release(s.shard(), free, ifBusy));
     return s;
   }
 
-  private Write keepWrite(ShardState.Releasing s, Listing in) {
-    return update(Write.Kind.KEEP, s.memory(), s.lease(), s.lease().renewed(in.wall(), o.leaseDuration()));
+  private Write keepWrite(ShardState.Releasing s) {
+    return update(Write.Kind.KEEP, s.memory(), s.lease(), s.lease().renewed(wall, o.leaseDuration()));
   }
 
   private Write update(Write.Kind kind, Memory m, Lease base, Lease request) {

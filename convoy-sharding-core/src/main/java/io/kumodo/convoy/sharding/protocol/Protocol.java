@@ -56,7 +56,7 @@ public final class Protocol {
    * state decides its next step and the write it needs (5 and 6).
    */
   public Plan decide(Listing in, ShardState[] states) {
-    Plan plan = new Plan(o, states.length);
+    Plan plan = new Plan(o, states.length, in.wall());
     // 2. The live members, this replica among them unless drained.
     List<String> live = new ArrayList<>();
     if (!in.drained()) {
@@ -186,10 +186,9 @@ public final class Protocol {
 
   /** A tick that could not list cannot compute the assignment: it renews what it holds, nothing else. */
   public Plan renewHeld(Instant wall, ShardState[] states) {
-    Plan plan = new Plan(o, states.length);
-    Listing in = new Listing(o, 0, wall, true, List.of(), null, true, false, null, null, null, 0);
+    Plan plan = new Plan(o, states.length, wall);
     for (ShardState s : states) {
-      plan.set(s.shard(), s instanceof ShardState.Held h ? plan.renew(h, h.lease(), in) : s);
+      plan.set(s.shard(), s instanceof ShardState.Held h ? plan.renew(h, h.lease()) : s);
     }
     return plan;
   }
@@ -222,7 +221,7 @@ public final class Protocol {
     Memory m = s.memory().sent(a.sent());
     switch (a.outcome()) {
       case OK -> {
-        return switchOk(s, write, a, m);
+        return ok(s, write, a, m);
       }
       case ERROR -> {
         return write.kind() == Write.Kind.TAKE || write.kind() == Write.Kind.CREATE
@@ -247,7 +246,7 @@ public final class Protocol {
     }
   }
 
-  private ShardState switchOk(ShardState s, Write write, Answer a, Memory m) {
+  private ShardState ok(ShardState s, Write write, Answer a, Memory m) {
     long token = FencingTokens.of(a.written());
     switch (write.kind()) {
       case KEEP -> {

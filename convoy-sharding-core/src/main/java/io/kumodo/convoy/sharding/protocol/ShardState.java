@@ -47,6 +47,12 @@ public sealed interface ShardState {
    */
   ShardState next(Listing in, Plan step);
 
+  /** Steps 4 and 5 for a shard with no lease of ours: wanted, it is acquired; else its missing lease is created. */
+  private static ShardState notHeld(Memory memory, Listing in, Plan step) {
+    Memory m = memory.wanted(step.wants(memory.shard()), in.now());
+    return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
+  }
+
   /** A state of {@code shard} that knows nothing yet. */
   static ShardState initial(int shard) {
     return new Free(Memory.initial(shard));
@@ -61,8 +67,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(step.wants(shard()), in.now());
-      return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
+      return notHeld(memory, in, step);
     }
 
     /**
@@ -87,8 +92,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      Memory m = memory.wanted(step.wants(shard()), in.now());
-      return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
+      return notHeld(memory, in, step);
     }
 
     /**
@@ -100,7 +104,7 @@ public sealed interface ShardState {
       Memory m = memory.forgetUncertainTake();
       Wanted self = new Wanted(m);
       if (memory.ownLostTake(in.replicaId(), in.incarnation(), listed)) {
-        return step.retake(self, listed, in);
+        return step.retake(self, listed);
       }
       if (listed == null) {
         return step.create(self, in);
@@ -115,7 +119,7 @@ public sealed interface ShardState {
           return self;
         }
       }
-      return step.take(self, listed, in);
+      return step.take(self, listed);
     }
   }
 
@@ -144,7 +148,7 @@ public sealed interface ShardState {
       }
       Held self = new Held(m, lease);
       boolean due = in.regular() || in.now() - in.renewedAt(shard()) >= in.renewNanos() || m.lookAgain();
-      return due ? step.renew(self, lease, in) : self;
+      return due ? step.renew(self, lease) : self;
     }
   }
 
@@ -160,7 +164,7 @@ public sealed interface ShardState {
     public ShardState next(Listing in, Plan step) {
       Memory m = memory.wanted(step.wants(shard()), in.now());
       if (m.wanted()) {
-        return step.renew(new Wanted(m.dropped()), lease, in); // still ours in the store
+        return step.renew(new Wanted(m.dropped()), lease); // still ours in the store
       }
       return new Releasing(m, lease).free(in, step);
     }
@@ -179,12 +183,12 @@ public sealed interface ShardState {
         if (memory.waiting(now)) {
           step.wakeAt(memory.ownableFrom());
         }
-        return keepDue(in) ? step.keep(this, in) : this;
+        return keepDue(in) ? step.keep(this) : this;
       }
       if (now - memory.releaseStarted(now) < in.leaseNanos()) {
-        return step.freeWhenIdle(this, keepDue(in) ? Write.Kind.KEEP : null, in);
+        return step.freeWhenIdle(this, keepDue(in) ? Write.Kind.KEEP : null);
       }
-      return step.freeWhenIdle(this, Write.Kind.FREE, in);
+      return step.freeWhenIdle(this, Write.Kind.FREE);
     }
 
     private boolean keepDue(Listing in) {
