@@ -146,9 +146,10 @@ public final class Coordinator implements AutoCloseable {
     // The time limit counts from here, the wait for a running tick included.
     java.util.concurrent.CompletableFuture<Void> freed =
         ticks.releaseAtClose(settings.ticker().read() + settings.closeTimeout().toNanos());
-    if (wakeUps.ownThread()) {
+    if (wakeUps.mayAwaitScheduled()) {
       // The frees may wait on our own thread for running reconciles: close returns once they are done.
-      // With an injected scheduler, they run on it, in its time (virtual time in tests).
+      // With an injected scheduler, they run on it, in its time (virtual time in tests); called from a
+      // callback on our own thread, they run on it once the callback returns.
       try {
         freed.get(settings.closeTimeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
@@ -158,7 +159,7 @@ public final class Coordinator implements AutoCloseable {
             settings.replicaId());
       }
     }
-    wakeUps.shutdown();
+    freed.whenComplete((done, e) -> wakeUps.shutdown()); // at once, unless the frees still wait
     log.info("{}/{}: closed", settings.component(), settings.replicaId());
   }
 

@@ -51,6 +51,8 @@ final class TickScheduler {
   private long nextRegularAt;
   private long lastTickStart = Long.MIN_VALUE;
   private AutoCloseable watch;
+  /** The thread of our own, once started. */
+  private volatile Thread thread;
 
   /**
    * @param injected the builder's scheduler, or null for a daemon thread of our own
@@ -97,6 +99,7 @@ final class TickScheduler {
         ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
           Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
           t.setDaemon(true);
+          thread = t;
           return t;
         });
         ownExecutor.setRemoveOnCancelPolicy(true);
@@ -117,9 +120,12 @@ final class TickScheduler {
     }
   }
 
-  /** True when the ticks run on a thread of the coordinator's own, not on an injected scheduler. */
-  boolean ownThread() {
-    return injected == null;
+  /**
+   * True when the caller may wait for a task scheduled now: the ticks run on a thread of the
+   * coordinator's own (not an injected scheduler), and the caller is not that thread (a callback).
+   */
+  boolean mayAwaitScheduled() {
+    return injected == null && Thread.currentThread() != thread;
   }
 
   /** At close: cancels the pending wake-up and closes the lease watch. */

@@ -119,4 +119,34 @@ class InFlightHandoverTest {
     closing.get(5, TimeUnit.SECONDS);
     assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
   }
+
+  @Test
+  void aCloseFromACallbackOnTheCoordinatorsOwnThreadFreesTheLeasesOnceTheRunningReconcileExits() throws Exception {
+    InMemoryLeaseStore store = TestCluster.installed("convoy-cm", 1);
+    CompletableFuture<Void> closedInCallback = new CompletableFuture<>();
+    Coordinator[] self = new Coordinator[1];
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(1)
+        .leaseStore(store)
+        .onChange(change -> {
+          if (change.released().contains(0) && Thread.currentThread().getName().startsWith("convoy-coordinator-")) {
+            self[0].close(); // returns at once: the frees wait for the reconcile on this very thread
+            closedInCallback.complete(null);
+          }
+        })
+        .build();
+    self[0] = a;
+    a.prime();
+    assertThat(a.enterShard(0)).isTrue();
+    a.start();
+    a.drain();
+    closedInCallback.get(5, TimeUnit.SECONDS);
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
+
+    a.exitShard(0);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!store.get(LeaseKey.shard("convoy-cm", 0)).holder().isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+  }
 }
