@@ -130,7 +130,8 @@ public final class Coordinator implements AutoCloseable {
    * of released shards ({@link #enterShard(int)}) delay the frees until the last one exits, for at
    * most three quarters of the close timeout. With an injected {@link Builder#scheduler(Scheduler)
    * Scheduler}, that wait and the frees after it run on the scheduler, so {@code close()} returns
-   * before them; on the coordinator's own thread, {@code close()} returns once they are done. Safe
+   * before them; on the coordinator's own thread, {@code close()} returns once they are done,
+   * unless it is called from a callback on that thread: then they follow once it returns. Safe
    * to call more than once.
    */
   @Override
