@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.demo;
+package io.kumodo.convoy.sharding.kubectl;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,16 +25,16 @@ import java.util.Map;
  * Lease meanwhile) means read again and retry, at most {@value #ATTEMPTS} times. Every other
  * field of the Lease is written back as read.
  */
-final class LeaseDrains {
+public final class LeaseDrains {
   /** How many conflicts in a row make an operation give up. */
-  static final int ATTEMPTS = 20;
+  public static final int ATTEMPTS = 20;
 
   private final KubernetesClient client;
   private final String namespace;
   private final String component;
 
   /** What an operation did. */
-  enum Result {
+  public enum Result {
     /** The annotation was written (or removed). */
     CHANGED,
     /** The Lease already was as asked. */
@@ -46,7 +46,7 @@ final class LeaseDrains {
   }
 
   /** An operation that cannot be done: one line for the operator. */
-  static final class Failure extends Exception {
+  public static final class Failure extends Exception {
     private static final long serialVersionUID = 1L;
 
     Failure(String message) {
@@ -54,7 +54,8 @@ final class LeaseDrains {
     }
   }
 
-  LeaseDrains(KubernetesClient client, String namespace, String component) {
+  /** Drains of {@code component}'s Leases in {@code namespace}, through {@code client}. */
+  public LeaseDrains(KubernetesClient client, String namespace, String component) {
     this.client = client;
     this.namespace = namespace;
     this.component = component;
@@ -65,7 +66,7 @@ final class LeaseDrains {
    * Lease yet creates it free, with the labels of {@link LeaseNames} and the annotation, so no
    * replica ever takes it.
    */
-  Result shard(int shard, boolean drained) throws Failure {
+  public Result shard(int shard, boolean drained) throws Failure {
     String name = LeaseNames.shardName(component, shard);
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Lease lease = get(name);
@@ -92,7 +93,7 @@ final class LeaseDrains {
    *
    * @throws Failure when the replica has no member Lease, naming the replicas that have one
    */
-  Result replica(String replicaId, boolean drained) throws Failure {
+  public Result replica(String replicaId, boolean drained) throws Failure {
     String name = LeaseNames.memberName(component, replicaId);
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Lease lease = get(name);
@@ -109,7 +110,7 @@ final class LeaseDrains {
   }
 
   /** The replica IDs of the component's member Leases. */
-  List<String> members() throws Failure {
+  public List<String> members() throws Failure {
     try {
       return client.leases().inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component)
           .withLabel(LeaseNames.ROLE_LABEL, "member").list().getItems().stream()

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.cli;
+package io.kumodo.convoy.sharding.kubectl;
 
 /**
  * A command line that cannot be run: an unknown flag, a missing or malformed value, an

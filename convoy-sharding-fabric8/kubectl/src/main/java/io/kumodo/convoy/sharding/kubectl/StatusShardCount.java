@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.demo;
+package io.kumodo.convoy.sharding.kubectl;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.Lease;

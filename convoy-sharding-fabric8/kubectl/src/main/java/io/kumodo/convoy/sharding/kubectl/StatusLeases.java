@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.demo;
+package io.kumodo.convoy.sharding.kubectl;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kumodo.convoy.sharding.Lease;

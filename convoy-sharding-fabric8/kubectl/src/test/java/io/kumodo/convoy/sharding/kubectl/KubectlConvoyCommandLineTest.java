@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.demo;
+package io.kumodo.convoy.sharding.kubectl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,27 +14,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The command line of {@code status}; none of these reach an API server. */
-class StatusCommandTest {
+/** The command line of {@code kubectl convoy}; none of these reach an API server. */
+class KubectlConvoyCommandLineTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) throws Exception {
-    return new StatusCommand().run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+    return new KubectlConvoy().run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   @Test
-  void helpListsTheFlagsAndTheFourSubcommands() throws Exception {
+  void helpListsTheFlagsAndTheSixSubcommands() throws Exception {
     assertThat(run("--help")).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: status [SUBCOMMAND ARG]", "--lease-namespace NS",
-        "drain-shard N", "undrain-shard N", "drain-replica ID", "undrain-replica ID");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: kubectl convoy [SUBCOMMAND [ARG]]",
+        "--lease-namespace NS", "--context NAME", "  status ", "owner KIND/NS/NAME", "drain-shard N", "undrain-shard N",
+        "drain-replica ID", "undrain-replica ID");
     assertThat(err.size()).isZero();
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
   @CsvSource(delimiter = '|', value = {
-      "drain-host x             | unknown subcommand 'drain-host'; subcommands: drain-shard, undrain-shard, drain-replica",
+      "drain-host x             | unknown subcommand 'drain-host'; subcommands: status, owner, drain-shard, undrain-shard",
+      "status drain-host x      | unknown subcommand 'drain-host'",
+      "owner                    | owner takes one argument, KIND/NAMESPACE/NAME",
+      "owner cm-1               | owner takes KIND/NAMESPACE/NAME, or KIND/NAME for a cluster-scoped object: 'cm-1'",
+      "owner configmaps//cm-1   | owner takes KIND/NAMESPACE/NAME",
+      "owner a/b/c --watch      | --watch is for the table, not for owner",
       "drain-shard              | drain-shard takes one argument, N",
       "drain-replica a b        | drain-replica takes one argument, ID; unexpected: 'b'",
       "drain-shard two          | the shard must be an integer from 0 to 65535: 'two'",
@@ -48,9 +54,10 @@ class StatusCommandTest {
       "--watch --interval 2h    | invalid value for --interval: 2h is not in 1s..1h",
       "--interval soon          | --interval: "})
   void badCommandLinesExitTwoWithOneLineNamingTheProblem(String args, String message) throws Exception {
-    assertThat(run(args.trim().split(" +"))).isEqualTo(Command.EXIT_USAGE);
+    assertThat(run(args.trim().split(" +"))).isEqualTo(KubectlConvoy.EXIT_USAGE);
     assertThat(out.size()).isZero();
     assertThat(err.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
-        .satisfies(l -> assertThat(l).startsWith("status: ").contains(message).endsWith("(see: status --help)"));
+        .satisfies(l -> assertThat(l).startsWith("kubectl convoy: ").contains(message)
+            .endsWith("(see: kubectl convoy --help)"));
   }
 }

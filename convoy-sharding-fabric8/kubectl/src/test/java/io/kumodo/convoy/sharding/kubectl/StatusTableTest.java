@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.examples.demo;
+package io.kumodo.convoy.sharding.kubectl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -169,7 +169,7 @@ class StatusTableTest {
     return member;
   }
 
-  private static Lease shard(int i, String holder, boolean drained) {
+  static Lease shard(int i, String holder, boolean drained) {
     Map<String, String> annotations = drained ? Map.of(LeaseAnnotations.DRAINED, "true") : Map.of();
     return new LeaseBuilder().withNewMetadata().withName("convoy-cm-shard-" + i)
         .withLabels(Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "shard",
@@ -179,7 +179,7 @@ class StatusTableTest {
         .withRenewTime(NOW.minusSeconds(1).atZone(ZoneOffset.UTC)).endSpec().build();
   }
 
-  private static Lease member(String id, String address, boolean drained, int ageSeconds) {
+  static Lease member(String id, String address, boolean drained, int ageSeconds) {
     Map<String, String> annotations = new HashMap<>(Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id));
     if (address != null) {
       annotations.put(LeaseAnnotations.ADDRESS, address);
