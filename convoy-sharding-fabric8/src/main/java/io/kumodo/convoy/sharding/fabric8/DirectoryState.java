@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It also counts the shards without a live owner ({@link #unownedShards}), a missing lease
  * included, and times the oldest of them ({@link #oldestUnowned}) from when this state first
- * observed it without one: the expiry reading of the lease it last observed held, or the
- * reading at which its lease was observed free, drained or deleted, or the construction for a
- * shard never observed.
+ * observed it without one ({@link ObservedOwners#unownedSince}, the rule the fault simulation
+ * checks): the expiry reading of the lease it last observed held, or the reading at which its
+ * lease was observed free, drained or deleted, or the construction for a shard never observed.
  */
 final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
@@ -83,10 +83,10 @@ final class DirectoryState {
   DirectoryState(int shardCount, Ticker ticker) {
     this.shardCount = shardCount;
     this.ticker = ticker;
-    this.observed = new ObservedOwners(shardCount);
+    long now = ticker.read();
+    this.observed = new ObservedOwners(shardCount, now);
     this.notified = new Owner[shardCount];
     this.entries = new AtomicReferenceArray<>(shardCount);
-    long now = ticker.read();
     for (int shard = 0; shard < shardCount; shard++) {
       entries.set(shard, new Entry(null, now));
     }
@@ -220,7 +220,7 @@ final class DirectoryState {
     if (key.role() == LeaseRole.SHARD && key.shard() >= shardCount) {
       return Long.MAX_VALUE;
     }
-    observed.remove(key);
+    observed.remove(key, now);
     if (key.role() == LeaseRole.SHARD) {
       updateDrained(key.shard(), false);
       return refresh(key.shard(), now);
@@ -249,9 +249,8 @@ final class DirectoryState {
       Lease member = observed.member(held.holder());
       e = new Entry(new Owner(held.holder(), member == null ? null : address(member)), held.until());
     } else {
-      Entry before = entries.get(shard);
       // Without an owner since it was last seen with none, or since its owner expired, or from now.
-      e = new Entry(null, before.ownedAt(now) ? now : before.deadline);
+      e = new Entry(null, observed.unownedSince(shard, now));
     }
     entries.set(shard, e);
     notifyIfChanged(shard, now);
