@@ -2,8 +2,13 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.testing;
 
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseConflictException;
+import io.kumodo.convoy.sharding.LeaseEvent;
+import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.LeaseStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
