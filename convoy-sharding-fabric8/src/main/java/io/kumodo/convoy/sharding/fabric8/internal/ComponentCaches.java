@@ -2,12 +2,13 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * down for more than {@link KubernetesLeaseStore#WATCH_GRACE}) or stalled (a write did not come
  * back on it within its bound). The listeners of a component outlive its caches.
  */
-final class ComponentCaches {
+public final class ComponentCaches {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
 
   private final KubernetesClient client;
@@ -35,13 +36,13 @@ final class ComponentCaches {
   private final Map<String, ComponentLeases> caches = new ConcurrentHashMap<>();
   private boolean closed;
 
-  ComponentCaches(KubernetesClient client, String namespace) {
+  public ComponentCaches(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
   }
 
   /** The leases of {@code component} from its cache, waiting up to {@code timeout} for its first sync. */
-  List<Lease> list(String component, Duration timeout) throws LeaseStoreException {
+  public List<Lease> list(String component, Duration timeout) throws LeaseStoreException {
     ComponentLeases cache = current(component);
     if (cache == null) {
       throw new LeaseStoreException("KubernetesLeaseStore of namespace " + namespace + " is closed");
@@ -50,13 +51,13 @@ final class ComponentCaches {
   }
 
   /** The cache of {@code component} if its first listing is in; null while it syncs, and once closed. */
-  ComponentLeases synced(String component) {
+  public ComponentLeases synced(String component) {
     ComponentLeases cache = current(component);
     return cache == null || !cache.isSynced() ? null : cache;
   }
 
   /** Calls {@code listener} on every change of {@code component}'s leases; starts its cache. */
-  AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
+  public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
     Objects.requireNonNull(listener, "listener");
     List<Consumer<LeaseEvent>> list = listeners(component);
     list.add(listener);
@@ -65,13 +66,13 @@ final class ComponentCaches {
   }
 
   /** The cached object {@code name} of {@code component}, or null; starts nothing. */
-  io.fabric8.kubernetes.api.model.coordination.v1.Lease cached(String component, String name) {
+  public io.fabric8.kubernetes.api.model.coordination.v1.Lease cached(String component, String name) {
     ComponentLeases cache = caches.get(component);
     return cache == null ? null : cache.cached(name);
   }
 
   /** The store wrote {@code name} at {@code version}; it must come back on the watch within {@code boundNanos}. */
-  void wrote(String component, String name, String version, long boundNanos) {
+  public void wrote(String component, String name, String version, long boundNanos) {
     ComponentLeases cache = caches.get(component);
     if (cache != null) {
       cache.wrote(name, version, System.nanoTime(), boundNanos);
@@ -83,7 +84,7 @@ final class ComponentCaches {
    * {@code component} has been without a watch for more than {@link KubernetesLeaseStore#WATCH_GRACE},
    * replace it now rather than wait for fabric8's reconnect backoff; likewise if it stalled.
    */
-  void answered(String component) {
+  public void answered(String component) {
     ComponentLeases cache = caches.get(component);
     if (cache == null) {
       return;
@@ -99,7 +100,7 @@ final class ComponentCaches {
   }
 
   /** Stops every cache; later calls find none. Idempotent. */
-  synchronized void close() {
+  public synchronized void close() {
     closed = true;
     caches.values().forEach(ComponentLeases::close);
     caches.clear();

@@ -2,17 +2,20 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * the informer stops on its own (fabric8 gives up after some watch errors) {@link #isStopped()}
  * is true and the owner replaces this cache.
  */
-final class ComponentLeases implements AutoCloseable {
+public final class ComponentLeases implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
 
   /** The longest name or problem text a log line carries; a foreign object may hold huge strings. */
@@ -67,7 +70,7 @@ final class ComponentLeases implements AutoCloseable {
   /** Starts the informer; {@code listeners} are called on every add, update and delete. */
   ComponentLeases(KubernetesClient client, String namespace, String component,
       List<Consumer<LeaseEvent>> listeners) {
-    this(client.genericKubernetesResources(LeaseObjects.LEASES).inNamespace(namespace)
+    this(client.genericKubernetesResources(LeaseCodec.LEASES).inNamespace(namespace)
         .withLabel(LeaseNames.COMPONENT_LABEL, component)
         .runnableInformer(0), client.getKubernetesSerialization(), namespace, component, listeners);
   }

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
@@ -12,6 +12,7 @@ import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.OwnerListener;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * reading at which its lease was observed free, drained or deleted, or the construction for a
  * shard never observed.
  */
-final class DirectoryState {
+public final class DirectoryState {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
 
   private final int shardCount;
@@ -80,7 +81,7 @@ final class DirectoryState {
 
   private record MemberEntry(Lease lease, long deadline) {}
 
-  DirectoryState(int shardCount, Ticker ticker) {
+  public DirectoryState(int shardCount, Ticker ticker) {
     this.shardCount = shardCount;
     this.ticker = ticker;
     this.observed = new ObservedOwners(shardCount);
@@ -94,14 +95,14 @@ final class DirectoryState {
 
   // ------------------------------------------------------------------------------------- reads
 
-  Optional<Owner> ownerOf(int shard) {
+  public Optional<Owner> ownerOf(int shard) {
     Objects.checkIndex(shard, shardCount);
     Entry e = entries.get(shard);
     return e.ownedAt(ticker.read()) ? Optional.of(e.owner) : Optional.empty();
   }
 
   /** The number of shards without a live owner now, those without a lease included. */
-  int unownedShards() {
+  public int unownedShards() {
     long now = ticker.read();
     int unowned = 0;
     for (int shard = 0; shard < shardCount; shard++) {
@@ -116,7 +117,7 @@ final class DirectoryState {
    * How long the shard that has been without a live owner the longest has had none, as this
    * state observed it; zero when every shard has one.
    */
-  Duration oldestUnowned() {
+  public Duration oldestUnowned() {
     long now = ticker.read();
     long oldest = 0;
     for (int shard = 0; shard < shardCount; shard++) {
@@ -128,7 +129,7 @@ final class DirectoryState {
     return Duration.ofNanos(oldest);
   }
 
-  List<Member> members() {
+  public List<Member> members() {
     long now = ticker.read();
     List<Member> result = new ArrayList<>();
     for (MemberEntry m : memberView.values()) {
@@ -140,11 +141,11 @@ final class DirectoryState {
     return Collections.unmodifiableList(result);
   }
 
-  SortedSet<Integer> drained() {
+  public SortedSet<Integer> drained() {
     return drained;
   }
 
-  AutoCloseable subscribe(OwnerListener listener) {
+  public AutoCloseable subscribe(OwnerListener listener) {
     Objects.requireNonNull(listener, "listener");
     listeners.add(listener);
     return () -> listeners.remove(listener);
@@ -167,7 +168,7 @@ final class DirectoryState {
    * when it was deleted or cannot be read. Returns the earliest ticker reading at which an owner
    * it touched expires, or {@link Long#MAX_VALUE}.
    */
-  long apply(String name, Lease lease) {
+  public long apply(String name, Lease lease) {
     long now = ticker.read();
     Lease old = lease == null ? byName.remove(name) : byName.put(name, lease);
     if (old != null && (lease == null || !old.key().equals(lease.key()))) {

@@ -2,12 +2,15 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +36,12 @@ import org.slf4j.LoggerFactory;
  * differs: that removes the Leases deleted while the cache was being rebuilt, whose delete no
  * watch delivered. The first sync is the first listing of the cache.
  */
-final class DirectoryWatch implements AutoCloseable {
+public final class DirectoryWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ShardDirectory.class);
   private static final long RECONCILE_MILLIS = 1000;
 
   private final KubernetesLeaseStore store;
+  private final Function<String, ComponentLeases> syncedCache;
   private final boolean ownsStore;
   private final String component;
   private final DirectoryState state;
@@ -50,10 +55,14 @@ final class DirectoryWatch implements AutoCloseable {
   private ScheduledFuture<?> sweep;
   private long sweepAt;
 
-  /** Reads {@code store}'s cache of {@code component}; closes the store on close if {@code ownsStore}. */
-  DirectoryWatch(KubernetesLeaseStore store, boolean ownsStore, String component, DirectoryState state,
-      Ticker ticker) {
+  /**
+   * Reads {@code store}'s cache of {@code component}, which {@code syncedCache} gives (the store's
+   * synced cache, or null while it syncs); closes the store on close if {@code ownsStore}.
+   */
+  public DirectoryWatch(KubernetesLeaseStore store, Function<String, ComponentLeases> syncedCache, boolean ownsStore,
+      String component, DirectoryState state, Ticker ticker) {
     this.store = store;
+    this.syncedCache = syncedCache;
     this.ownsStore = ownsStore;
     this.component = component;
     this.state = state;
@@ -67,7 +76,7 @@ final class DirectoryWatch implements AutoCloseable {
   }
 
   /** Subscribes to the cache and lists it; the result completes once the first listing has been applied. */
-  CompletableFuture<Void> start() {
+  public CompletableFuture<Void> start() {
     thread.execute(this::firstSync);
     return synced;
   }
@@ -129,14 +138,14 @@ final class DirectoryWatch implements AutoCloseable {
 
   /** Applies Lease {@code name} as the synced cache holds it now; while the cache syncs, the next reconcile does. */
   private void apply(String name) {
-    ComponentLeases cache = store.syncedCache(component);
+    ComponentLeases cache = syncedCache.apply(component);
     if (cache != null) {
       scheduleSweep(state.apply(name, cache.lease(name)));
     }
   }
 
   private void reconcile() {
-    ComponentLeases cache = store.syncedCache(component);
+    ComponentLeases cache = syncedCache.apply(component);
     if (cache != null) {
       reconcile(cache.snapshot());
     }

@@ -2,10 +2,11 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -17,19 +18,19 @@ import org.slf4j.LoggerFactory;
  * with that verb succeeds again (logged at INFO). A missing permission is a deployment error that
  * no retry fixes, but the replica keeps retrying, so it recovers by itself once the Role is fixed.
  */
-final class ForbiddenVerbs {
+public final class ForbiddenVerbs {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
   static final String RESOURCE = "leases.coordination.k8s.io";
 
   private final String namespace;
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
 
-  ForbiddenVerbs(String namespace) {
+  public ForbiddenVerbs(String namespace) {
     this.namespace = namespace;
   }
 
   /** The exception for a 403 answer to {@code verb}, logging it if it is new; {@code what} names the call. */
-  LeaseStoreException refused(String verb, String what, KubernetesClientException e) {
+  public LeaseStoreException refused(String verb, String what, KubernetesClientException e) {
     String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
         : e.getMessage();
     if (forbidden.add(verb)) {
@@ -42,7 +43,7 @@ final class ForbiddenVerbs {
   }
 
   /** A request with {@code verb} succeeded. */
-  void allowed(String verb) {
+  public void allowed(String verb) {
     if (!forbidden.isEmpty() && forbidden.remove(verb)) {
       log.info("\"{}\" on {} in namespace {} is allowed again", verb, RESOURCE, namespace);
     }

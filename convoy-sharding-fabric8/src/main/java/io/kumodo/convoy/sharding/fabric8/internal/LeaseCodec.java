@@ -2,15 +2,17 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpecBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,13 +28,18 @@ import java.util.regex.Pattern;
  * duration, unknown role, a name that disagrees with its labels or annotation) is reported as a
  * problem instead.
  */
-final class LeaseCodec {
+public final class LeaseCodec {
+  /** Lease, addressed without discovery. */
+  public static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
+      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
+      .withNamespaced(true).build();
+
   private static final Pattern INDEX = Pattern.compile("0|[1-9][0-9]{0,8}");
 
   private LeaseCodec() {}
 
   /** The result of decoding: exactly one of {@code lease} and {@code problem} is non-null. */
-  record Decoded(Lease lease, String problem) {
+  public record Decoded(Lease lease, String problem) {
     static Decoded ok(Lease lease) {
       return new Decoded(lease, null);
     }
@@ -43,7 +50,7 @@ final class LeaseCodec {
   }
 
   /** Decodes {@code object}, a Lease labelled for {@code component}. */
-  static Decoded decode(String component, io.fabric8.kubernetes.api.model.coordination.v1.Lease object) {
+  public static Decoded decode(String component, io.fabric8.kubernetes.api.model.coordination.v1.Lease object) {
     ObjectMeta meta = object.getMetadata();
     if (meta == null || meta.getName() == null) {
       return Decoded.bad("no metadata.name");
@@ -88,7 +95,8 @@ final class LeaseCodec {
       }
       key = LeaseKey.member(component, replicaId);
     } else {
-      String prefix = LeaseNames.shardPrefix(component);
+      String first = LeaseNames.shardName(component, 0); // the shard names' prefix: shard 0's name without its "0"
+      String prefix = first.substring(0, first.length() - 1);
       String index = name.startsWith(prefix) ? name.substring(prefix.length()) : "";
       if (!INDEX.matcher(index).matches()) {
         return Decoded.bad("shard lease name is not " + prefix + "<index>");
@@ -109,7 +117,7 @@ final class LeaseCodec {
    * that the record does not model (other labels, owner references, {@code preferredHolder}...)
    * are copied from {@code base}, the stored object the record was read from, when known.
    */
-  static io.fabric8.kubernetes.api.model.coordination.v1.Lease encode(Lease lease, String namespace,
+  public static io.fabric8.kubernetes.api.model.coordination.v1.Lease encode(Lease lease, String namespace,
       io.fabric8.kubernetes.api.model.coordination.v1.Lease base) {
     LeaseKey key = lease.key();
     if (lease.duration() == null) {

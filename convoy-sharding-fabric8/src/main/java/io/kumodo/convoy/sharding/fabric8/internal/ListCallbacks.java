@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.lang.invoke.MethodHandle;
@@ -18,7 +18,7 @@ import java.lang.invoke.MethodType;
  * needs to know when an informer's first listing has been delivered checks {@link #present()}
  * and, on 7.x, falls back to the informer's start future and store.
  */
-final class ListCallbacks {
+public final class ListCallbacks {
   private static final MethodHandle ON_BEFORE_LIST = find("onBeforeList", MethodType.methodType(void.class, String.class));
   private static final MethodHandle ON_LIST =
       find("onList", MethodType.methodType(void.class, String.class, boolean.class));
@@ -27,12 +27,12 @@ final class ListCallbacks {
   }
 
   /** True when the running fabric8 calls {@code onList} after each listing (8.0 and later). */
-  static boolean present() {
+  public static boolean present() {
     return ON_LIST != null;
   }
 
   /** Calls {@code handler.onBeforeList(resourceVersion)} where fabric8 has it. */
-  static void onBeforeList(ResourceEventHandler<?> handler, String resourceVersion) {
+  public static void onBeforeList(ResourceEventHandler<?> handler, String resourceVersion) {
     if (ON_BEFORE_LIST != null) {
       try {
         ON_BEFORE_LIST.invoke(handler, resourceVersion);
@@ -45,7 +45,7 @@ final class ListCallbacks {
   }
 
   /** Calls {@code handler.onList(resourceVersion, synced)} where fabric8 has it. */
-  static void onList(ResourceEventHandler<?> handler, String resourceVersion, boolean synced) {
+  public static void onList(ResourceEventHandler<?> handler, String resourceVersion, boolean synced) {
     if (ON_LIST != null) {
       try {
         ON_LIST.invoke(handler, resourceVersion, synced);

@@ -2,28 +2,51 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 
 /**
- * The enqueue filter of a {@link ShardGate}: object events pass to the delegate only for owned
+ * The enqueue filter of a {@code ShardGate}: object events pass to the delegate only for owned
  * shards; list callbacks always pass.
  */
-final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHandler<T> {
-  private final ShardGate<T> gate;
+public final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHandler<T> {
+  private final Gate<T> gate;
   private final ResourceEventHandler<? super T> delegate;
 
-  OwnedEventFilter(ShardGate<T> gate, ResourceEventHandler<? super T> delegate) {
+  /** What the filter asks of its gate and tells it. */
+  public interface Gate<T> {
+    /** The shard of {@code obj}. */
+    int shardOf(T obj);
+
+    /** True when this replica owns {@code shard} now. */
+    boolean owns(int shard);
+
+    /** An add or update of {@code obj}: the object exists again. */
+    void objectSeen(T obj);
+
+    /** The filter passed the delete of {@code obj}, in owned {@code shard}. */
+    void deletePassed(T obj, int shard);
+
+    /** The filter dropped the delete of {@code obj}, in {@code shard}, which this replica does not own. */
+    void deleteDropped(T obj, int shard);
+  }
+
+  /** Filters the events for {@code delegate} by {@code gate}'s ownership. */
+  public OwnedEventFilter(Gate<T> gate, ResourceEventHandler<? super T> delegate) {
     this.gate = gate;
     this.delegate = delegate;
+  }
+
+  private boolean owns(T obj) {
+    return gate.owns(gate.shardOf(obj));
   }
 
   @Override
   public void onAdd(T obj) {
     gate.objectSeen(obj);
-    if (gate.owns(obj)) {
+    if (owns(obj)) {
       delegate.onAdd(obj);
     }
   }
@@ -32,7 +55,7 @@ final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHand
   @Override
   public void onUpdate(T oldObj, T newObj) {
     gate.objectSeen(newObj);
-    if (gate.owns(newObj) || (oldObj != null && gate.owns(oldObj))) {
+    if (owns(newObj) || (oldObj != null && owns(oldObj))) {
       delegate.onUpdate(oldObj, newObj);
     }
   }
@@ -47,7 +70,7 @@ final class OwnedEventFilter<T extends HasMetadata> implements ResourceEventHand
       return;
     }
     int shard = gate.shardOf(obj);
-    if (gate.coordinator().owns(shard)) {
+    if (gate.owns(shard)) {
       gate.deletePassed(obj, shard);
       delegate.onDelete(obj, deletedFinalStateUnknown);
     } else {

@@ -2,10 +2,11 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.kumodo.convoy.sharding.fabric8.ShardLabels;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.Map;
  * after {@link #stop()}, and, when asked, remembers the last object it delivered per key so a
  * replacement informer can start from exactly what the user's handler has seen.
  */
-final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
+public final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
   private final Object lock;
   private final ResourceEventHandler<? super T> delegate;
   /** Guarded by lock; null when not tracking. */
@@ -25,14 +26,14 @@ final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler
   /** Guarded by lock. */
   private boolean stopped;
 
-  ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track) {
+  public ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track) {
     this.lock = lock;
     this.delegate = delegate;
     this.delivered = track ? new HashMap<>() : null;
   }
 
   /** Records {@code objects} as delivered: a replacement informer starts from them. */
-  void remember(List<T> objects) {
+  public void remember(List<T> objects) {
     synchronized (lock) {
       if (delivered != null) {
         for (T obj : objects) {
@@ -43,14 +44,14 @@ final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler
   }
 
   /** True after {@link #stop()}. */
-  boolean isStopped() {
+  public boolean isStopped() {
     synchronized (lock) {
       return stopped;
     }
   }
 
   /** Delivers nothing from now on; returns the objects delivered and not deleted. */
-  List<T> stop() {
+  public List<T> stop() {
     synchronized (lock) {
       stopped = true;
       return delivered == null ? List.of() : new ArrayList<>(delivered.values());

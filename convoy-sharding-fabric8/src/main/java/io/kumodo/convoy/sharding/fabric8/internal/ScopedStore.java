@@ -2,11 +2,12 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.kumodo.convoy.sharding.fabric8.ShardLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +19,10 @@ import java.util.function.Supplier;
  * {@link ShardScopedInformer}. Keys are {@code <namespace>/<name>}; an object cached by two
  * informers at once (it moved between shards) is listed once.
  */
-final class ScopedStore<T extends HasMetadata> implements Store<T> {
+public final class ScopedStore<T extends HasMetadata> implements Store<T> {
   private final Supplier<List<SharedIndexInformer<T>>> informers;
 
-  ScopedStore(Supplier<List<SharedIndexInformer<T>>> informers) {
+  public ScopedStore(Supplier<List<SharedIndexInformer<T>>> informers) {
     this.informers = informers;
   }
 

@@ -2,17 +2,17 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import java.util.Set;
 import java.util.TreeSet;
 
 /** Shard sets in a short text form: runs of three or more as ranges, e.g. {@code 0-3,8,10,11}. */
-final class ShardRanges {
+public final class ShardRanges {
   private ShardRanges() {}
 
   /** {@code shards} sorted, runs of three or more as {@code a-b}, comma-separated; {@code -} when empty. */
-  static String format(Set<Integer> shards) {
+  public static String format(Set<Integer> shards) {
     if (shards.isEmpty()) {
       return "-";
     }

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import java.util.BitSet;
 import java.util.Iterator;
@@ -21,7 +21,7 @@ import java.util.Map;
  * owner of the shard already handled may be enqueued again at the next owner; reconciling a
  * missing object twice does no harm. Thread-safe.
  */
-final class UnownedDeletes {
+public final class UnownedDeletes {
   /** The most deletes kept at once. */
   static final int MAX = 10_000;
 
@@ -30,12 +30,12 @@ final class UnownedDeletes {
 
   private record Entry(int shard, long at) {}
 
-  UnownedDeletes(long keepNanos) {
+  public UnownedDeletes(long keepNanos) {
     this.keepNanos = keepNanos;
   }
 
   /** The object with queue key {@code key}, in shard {@code shard}, was deleted at {@code now} (nanoTime). */
-  synchronized void add(String key, int shard, long now) {
+  public synchronized void add(String key, int shard, long now) {
     byKey.remove(key); // re-inserted at the young end
     byKey.put(key, new Entry(shard, now));
     expire(now);
@@ -47,14 +47,14 @@ final class UnownedDeletes {
   }
 
   /** The object exists again (an add or update): its delete is no longer news. */
-  synchronized void seen(String key) {
+  public synchronized void seen(String key) {
     if (!byKey.isEmpty()) {
       byKey.remove(key);
     }
   }
 
   /** Removes and returns the remembered deletes in {@code shards} (key to shard), oldest first. */
-  synchronized Map<String, Integer> take(BitSet shards, long now) {
+  public synchronized Map<String, Integer> take(BitSet shards, long now) {
     expire(now);
     Map<String, Integer> taken = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, Entry>> it = byKey.entrySet().iterator(); it.hasNext(); ) {

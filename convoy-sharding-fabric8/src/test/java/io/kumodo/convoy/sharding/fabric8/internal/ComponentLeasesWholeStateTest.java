@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,7 @@ import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
+import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

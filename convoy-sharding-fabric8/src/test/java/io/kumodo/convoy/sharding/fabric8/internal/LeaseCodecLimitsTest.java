@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding.fabric8;
+package io.kumodo.convoy.sharding.fabric8.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
