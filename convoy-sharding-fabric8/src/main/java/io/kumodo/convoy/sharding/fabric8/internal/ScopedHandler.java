@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The handler a {@link ShardScopedInformer} registers on each of its informers: it calls the
+ * The handler a {@link io.kumodo.convoy.sharding.fabric8.ShardScopedInformer} registers on each of its informers: it calls the
  * user's handler one event at a time across all informers (one shared lock), drops every event
  * after {@link #stop()}, and, when asked, remembers the last object it delivered per key so a
  * replacement informer can start from exactly what the user's handler has seen.

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * A read-only {@link Store} over the caches of the current informers of a
- * {@link ShardScopedInformer}. Keys are {@code <namespace>/<name>}; an object cached by two
+ * {@link io.kumodo.convoy.sharding.fabric8.ShardScopedInformer}. Keys are {@code <namespace>/<name>}; an object cached by two
  * informers at once (it moved between shards) is listed once.
  */
 public final class ScopedStore<T extends HasMetadata> implements Store<T> {
