@@ -6,7 +6,7 @@ package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;

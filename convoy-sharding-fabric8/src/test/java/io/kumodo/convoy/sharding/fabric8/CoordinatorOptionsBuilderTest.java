@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -19,6 +19,7 @@ import io.kumodo.convoy.sharding.LeaseConflictException;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.fabric8.internal.LeaseCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -10,10 +10,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
