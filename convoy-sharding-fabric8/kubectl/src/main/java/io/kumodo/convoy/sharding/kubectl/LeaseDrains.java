@@ -114,9 +114,10 @@ public final class LeaseDrains {
     try {
       return client.leases().inNamespace(namespace).withLabel(LeaseNames.COMPONENT_LABEL, component)
           .withLabel(LeaseNames.ROLE_LABEL, "member").list().getItems().stream()
-          .map(l -> l.getMetadata().getAnnotations() == null ? l.getMetadata().getName()
-              : l.getMetadata().getAnnotations().getOrDefault(LeaseNames.REPLICA_ID_ANNOTATION,
-                  l.getMetadata().getName()))
+          .map(l -> {
+            String id = LeaseNames.replicaIdOf(component, l.getMetadata().getName());
+            return id == null ? l.getMetadata().getName() : id;
+          })
           .sorted().toList();
     } catch (KubernetesClientException e) {
       throw new Failure("cannot list the member Leases of " + component + " in " + namespace + ": " + e.getMessage());

@@ -98,7 +98,7 @@ final class StatusLeases {
   }
 
   /**
-   * For an object labelled as shard k's (or member m's) Lease but not named as that Lease:
+   * For an object labelled as shard k's Lease but not named as that Lease:
    * {@code (labelled shard k): not named <name of shard k's Lease>}; null for any other object.
    */
   private static String foreignClaim(String component, String name, ObjectMeta meta) {
@@ -112,15 +112,6 @@ final class StatusLeases {
         claimed = "shard " + shard;
         real = shard < 0 ? null : LeaseNames.shardName(component, shard);
       } catch (NumberFormatException e) {
-        return null;
-      }
-    } else if (role == LeaseRole.MEMBER && meta.getAnnotations() != null
-        && meta.getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION) != null) {
-      String id = meta.getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION);
-      claimed = "member " + id;
-      try {
-        real = LeaseNames.memberName(component, id);
-      } catch (IllegalArgumentException e) {
         return null;
       }
     } else {

@@ -180,7 +180,7 @@ class StatusTableTest {
   }
 
   static Lease member(String id, String address, boolean drained, int ageSeconds) {
-    Map<String, String> annotations = new HashMap<>(Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id));
+    Map<String, String> annotations = new HashMap<>();
     if (address != null) {
       annotations.put(LeaseAnnotations.ADDRESS, address);
     }

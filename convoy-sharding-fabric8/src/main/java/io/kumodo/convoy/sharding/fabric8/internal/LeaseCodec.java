@@ -85,13 +85,9 @@ public final class LeaseCodec {
     String name = meta.getName();
     LeaseKey key;
     if (role == LeaseRole.MEMBER) {
-      String replicaId = annotations.get(LeaseNames.REPLICA_ID_ANNOTATION);
-      if (replicaId == null || replicaId.isEmpty()) {
-        return Decoded.bad("member lease without annotation " + LeaseNames.REPLICA_ID_ANNOTATION);
-      }
-      if (!LeaseNames.memberName(component, replicaId).equals(name)) {
-        return Decoded.bad("member lease name does not match component " + component + " and replica ID "
-            + quote(replicaId));
+      String replicaId = LeaseNames.replicaIdOf(component, name);
+      if (replicaId == null) {
+        return Decoded.bad("member lease name is not " + component + "-member-<replica ID>");
       }
       key = LeaseKey.member(component, replicaId);
     } else {
@@ -134,10 +130,8 @@ public final class LeaseCodec {
     Map<String, String> annotations = new LinkedHashMap<>(lease.annotations());
     if (key.role() == LeaseRole.MEMBER) {
       labels.remove(LeaseNames.SHARD_LABEL);
-      annotations.put(LeaseNames.REPLICA_ID_ANNOTATION, key.replicaId());
     } else {
       labels.put(LeaseNames.SHARD_LABEL, Integer.toString(key.shard()));
-      annotations.remove(LeaseNames.REPLICA_ID_ANNOTATION);
     }
     meta.setLabels(labels);
     meta.setAnnotations(annotations);

@@ -36,7 +36,7 @@ class LeaseCodecTest {
     assertThat(object.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
         LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"));
     assertThat(object.getMetadata().getAnnotations())
-        .containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a").containsEntry("team", "x");
+        .containsOnlyKeys("team");
     assertThat(object.getSpec().getLeaseDurationSeconds()).isEqualTo(2);
     assertThat(object.getSpec().getRenewTime().toInstant()).isEqualTo(Instant.parse("2026-11-29T10:00:00.123456Z"));
     assertThat(object.getSpec().getLeaseTransitions()).isEqualTo(3);
@@ -47,7 +47,7 @@ class LeaseCodecTest {
     assertThat(back.duration()).isEqualTo(Duration.ofSeconds(2));
     assertThat(back.transitions()).isEqualTo(3);
     assertThat(back.resourceVersion()).isEqualTo("42");
-    assertThat(back.annotations()).containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a");
+    assertThat(back.key()).as("the replica ID is read from the name").isEqualTo(LeaseKey.member("convoy-cm", "cm-a"));
   }
 
   @Test
@@ -58,7 +58,6 @@ class LeaseCodecTest {
     assertThat(object.getSpec().getHolderIdentity()).isEmpty();
     assertThat(object.getMetadata().getLabels()).containsEntry(LeaseNames.SHARD_LABEL, "7")
         .containsEntry(LeaseNames.ROLE_LABEL, "shard");
-    assertThat(object.getMetadata().getAnnotations()).doesNotContainKey(LeaseNames.REPLICA_ID_ANNOTATION);
     assertThat(LeaseCodec.decode("convoy-cm", object).lease().isFree()).isTrue();
   }
 
@@ -105,12 +104,12 @@ class LeaseCodecTest {
         bad("shard label disagrees", o -> o.editMetadata().addToLabels(LeaseNames.SHARD_LABEL, "3").endMetadata()),
         bad("no shard label", o -> o.editMetadata().removeFromLabels(LeaseNames.SHARD_LABEL).endMetadata()),
         bad("other component's name", o -> o.editMetadata().withName("convoy-obs-shard-2").endMetadata()),
-        bad("member without annotation", o -> member().editMetadata()
-            .removeFromAnnotations(LeaseNames.REPLICA_ID_ANNOTATION).endMetadata()),
+        bad("member named with nothing after the prefix", o -> member().editMetadata().withName("convoy-cm-member-")
+            .endMetadata()),
         bad("member name of other component", o -> member().editMetadata().withName("convoy-obs-member-cm-a")
             .endMetadata()),
-        bad("member name of other replica", o -> member().editMetadata()
-            .addToAnnotations(LeaseNames.REPLICA_ID_ANNOTATION, "cm-b").endMetadata()));
+        bad("member name without the member prefix", o -> member().editMetadata().withName("convoy-cm-cm-a")
+            .endMetadata()));
   }
 
   @ParameterizedTest(name = "{0}")
