@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Where the leases of a component live: the service-provider interface between the
  * {@link Coordinator} and a store such as the Kubernetes API ({@code KubernetesLeaseStore} in
- * {@code convoy-sharding-fabric8}) or {@link InMemoryLeaseStore}.
+ * {@code convoy-sharding-fabric8}) or {@code InMemoryLeaseStore} (in {@code convoy-sharding-testing}, for tests).
  *
  * <p>Every write is an optimistic-concurrency write: {@link #update} and {@link #delete} succeed
  * only when the stored record still has the {@link Lease#resourceVersion()} of the argument,

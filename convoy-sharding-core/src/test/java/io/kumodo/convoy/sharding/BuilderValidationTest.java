@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -37,11 +38,11 @@ class BuilderValidationTest {
         Arguments.of("component with a -member- word", (UnaryOperator<Coordinator.Builder>) b -> b.component("a-member-b"),
             "component must not contain the word \"member\" after a '-'", "\"a-member-b\""),
         Arguments.of("missing replica", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId(null),
-            "replicaId must be a DNS subdomain name of 1 to 253 characters", "null"),
+            "replicaId must be a DNS subdomain name of 1 to 205 characters", "null"),
         Arguments.of("replica with slash", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("a/b"),
             "replicaId must be", "\"a/b\""),
-        Arguments.of("replica too long", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("r".repeat(254)),
-            "1 to 253 characters", "rrr"),
+        Arguments.of("replica too long", (UnaryOperator<Coordinator.Builder>) b -> b.replicaId("r".repeat(206)),
+            "1 to 205 characters", "rrr"),
         Arguments.of("zero shards", (UnaryOperator<Coordinator.Builder>) b -> b.shardCount(0),
             "shardCount must be between 1 and 65536", ": 0"),
         Arguments.of("too many shards", (UnaryOperator<Coordinator.Builder>) b -> b.shardCount(65537),
@@ -95,8 +96,8 @@ class BuilderValidationTest {
   }
 
   @Test
-  void acceptsAPodNameOf253CharactersAndTheEdgesOfEveryRange() {
-    valid().replicaId("a".repeat(100) + "." + "b".repeat(152)).build();
+  void acceptsAReplicaIdOf205CharactersAndTheEdgesOfEveryRange() {
+    valid().replicaId("a".repeat(100) + "." + "b".repeat(104)).build();
     valid().component("member-x").build();
     valid().component("x-members").build();
     valid().component("x-shard").build();

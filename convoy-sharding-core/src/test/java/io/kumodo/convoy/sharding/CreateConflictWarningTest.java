@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

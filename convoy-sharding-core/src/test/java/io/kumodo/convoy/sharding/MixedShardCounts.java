@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -29,11 +29,11 @@ class ObservedOwnersTest {
 
   /** An observer that lists the store now and then follows its watch, as ShardDirectory does. */
   private ObservedOwners watching() {
-    ObservedOwners observed = new ObservedOwners(SHARDS);
+    ObservedOwners observed = new ObservedOwners(SHARDS, cluster.time.read());
     cluster.store.watch("convoy-cm", e -> {
       long now = cluster.time.read();
       if (e.current() == null) {
-        observed.remove(e.previous().key());
+        observed.remove(e.previous().key(), now);
       } else {
         observed.put(e.current(), now);
         lastVersionAt.put(e.current().key(), now);
@@ -93,7 +93,7 @@ class ObservedOwnersTest {
     cluster.crash("cm-a");
     cluster.time.advance(LEASE.minusSeconds(1));
 
-    ObservedOwners late = new ObservedOwners(SHARDS);
+    ObservedOwners late = new ObservedOwners(SHARDS, cluster.time.read());
     long lateStart = cluster.time.read();
     listed(late);
     cluster.time.advance(Duration.ofSeconds(1));
@@ -123,7 +123,7 @@ class ObservedOwnersTest {
     assertThat(observed.ownerOf(1, now)).isEmpty();
 
     observed.put(held, now);
-    observed.remove(held.key());
+    observed.remove(held.key(), cluster.time.read());
     assertThat(observed.ownerOf(1, now)).isEmpty();
     assertThat(observed.shardLease(1)).isNull();
     cluster.time.advance(Duration.ofSeconds(5));
@@ -133,10 +133,10 @@ class ObservedOwnersTest {
 
   @Test
   void shardLeasesBeyondTheShardCountAreIgnored() {
-    ObservedOwners observed = new ObservedOwners(2);
+    ObservedOwners observed = new ObservedOwners(2, cluster.time.read());
     Lease beyond = new Lease(LeaseKey.shard("convoy-cm", 2), "cm-a", LEASE, null, null, 0, Map.of(), "1");
     assertThat(observed.put(beyond, 0)).isFalse();
-    observed.remove(beyond.key());
+    observed.remove(beyond.key(), cluster.time.read());
     assertThat(observed.ownerOf(1, 0)).isEqualTo(Optional.empty());
   }
 
@@ -146,10 +146,41 @@ class ObservedOwnersTest {
 
   @Test
   void aShardLeaseDeclaringADurationBeyondALongOfNanosecondsNamesItsHolderFor24HoursAfterItsLastVersion() {
-    ObservedOwners observed = new ObservedOwners(SHARDS);
+    ObservedOwners observed = new ObservedOwners(SHARDS, cluster.time.read());
     observed.put(new Lease(LeaseKey.shard("convoy-cm", 3), "stranger", Duration.ofDays(365L * 300), null, null, 0,
         Map.of(), "1"), 0);
     assertThat(observed.ownerOf(3, Duration.ofHours(24).toNanos() - 1)).contains("stranger");
     assertThat(observed.ownerOf(3, Duration.ofHours(24).toNanos())).isEmpty();
+  }
+
+  @Test
+  void aShardIsWithoutAnOwnerSinceItsLeaseExpiredWasFreedOrDeletedOrSinceTheFirstReadingWhenNeverSeen() {
+    ObservedOwners observed = new ObservedOwners(2, 100);
+    assertThat(observed.unownedSince(0, 500)).isEqualTo(100);
+    assertThat(observed.unownedShards(500)).isEqualTo(2);
+    assertThat(observed.oldestUnownedNanos(500)).isEqualTo(400);
+
+    Lease held = new Lease(LeaseKey.shard("convoy-cm", 0), "cm-a", LEASE, null, null, 0, Map.of(), "1");
+    observed.put(held, 1_000);
+    assertThat(observed.unownedSince(0, 1_000)).isEqualTo(ObservedOwners.OWNED);
+    assertThat(observed.unownedShards(1_000)).isEqualTo(1);
+    long expiry = 1_000 + LEASE.toNanos();
+    assertThat(observed.unownedSince(0, expiry - 1)).isEqualTo(ObservedOwners.OWNED);
+    assertThat(observed.unownedSince(0, expiry)).as("expired: since the expiry").isEqualTo(expiry);
+
+    observed.put(held.withHolder("", null, null, 0).withResourceVersion("2"), expiry + 50);
+    assertThat(observed.unownedSince(0, expiry + 60)).as("freed after it expired: still since the expiry")
+        .isEqualTo(expiry);
+
+    observed.put(held.withResourceVersion("3"), expiry + 70);
+    observed.put(held.withHolder("", null, null, 0).withResourceVersion("4"), expiry + 80);
+    assertThat(observed.unownedSince(0, expiry + 90)).as("freed while owned: since the free").isEqualTo(expiry + 80);
+
+    observed.put(held.withResourceVersion("5"), expiry + 100);
+    observed.remove(held.key(), expiry + 110);
+    assertThat(observed.unownedSince(0, expiry + 120)).as("deleted while owned: since the delete")
+        .isEqualTo(expiry + 110);
+    assertThat(observed.oldestUnownedNanos(expiry + 120)).as("shard 1, never seen, is the oldest")
+        .isEqualTo(expiry + 120 - 100);
   }
 }

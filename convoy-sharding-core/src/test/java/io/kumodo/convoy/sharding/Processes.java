@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;

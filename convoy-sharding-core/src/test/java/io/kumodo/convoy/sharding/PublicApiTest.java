@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kumodo.convoy.sharding.publicapi.Widened;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The public API of convoy-sharding-core (every public or protected type, constructor, method
- * and field of {@code io.kumodo.convoy.sharding} and its subpackages) is listed in {@code src/test/resources/public-api.txt}, so that every
+ * and field of the packages its module exports to everyone: {@code io.kumodo.convoy.sharding} and
+ * {@code io.kumodo.convoy.sharding.micrometer}) is listed in {@code src/test/resources/public-api.txt}, so that every
  * change of the public surface is a visible diff in review. After an intended change, rewrite
  * the file with {@code mvn -pl convoy-sharding-core -am test -Dtest=PublicApiTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dconvoy.api.update=true} and commit it.
@@ -27,10 +30,23 @@ class PublicApiTest {
   @Test
   void theCompiledPublicApiIsTheCheckedInListing() throws Exception {
     // The protocol package is public for the runtime in the root package only: it is not API
-    // (module-info exports it to nobody), so it is not listed.
+    // (module-info exports it to nobody), so it is not listed; the internal package is listed apart.
     List<String> compiled = PublicApiListing.of(Coordinator.class, "io.kumodo.convoy.sharding",
-        List.of("io.kumodo.convoy.sharding.protocol"));
+        List.of("io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol"));
     PublicApiListing.compare(compiled, LISTING, "convoy-sharding-core");
+  }
+
+  @Test
+  void theModuleExportsTheApiAndMicrometerToEveryoneAndTheInternalPackageToFabric8Alone() {
+    Path classes = Path.of(Coordinator.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+    ModuleDescriptor module = ModuleFinder.of(classes).find("io.kumodo.convoy.sharding").orElseThrow().descriptor();
+
+    assertThat(module.exports()).extracting(e -> e.source() + " to " + e.targets()).containsExactlyInAnyOrder(
+        "io.kumodo.convoy.sharding to []",
+        "io.kumodo.convoy.sharding.micrometer to []",
+        "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8]");
+    assertThat(module.packages()).containsExactlyInAnyOrder("io.kumodo.convoy.sharding",
+        "io.kumodo.convoy.sharding.micrometer", "io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol");
   }
 
   @Test

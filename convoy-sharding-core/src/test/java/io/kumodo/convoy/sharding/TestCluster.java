@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;

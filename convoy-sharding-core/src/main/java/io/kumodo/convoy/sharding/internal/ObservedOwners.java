@@ -9,6 +9,7 @@ import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.Ticker;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,15 +29,25 @@ import java.util.Set;
  * its duration. So a holder that stopped renewing, or a watch that went silent, yields no owner
  * one lease duration after the last version observed.
  *
+ * <p>It also times each shard's stretch without an owner ({@link #unownedSince}): from the
+ * expiry reading of the lease it last observed held, or the reading at which its lease was
+ * observed free, drained or deleted, or the first reading for a shard never observed. The orphan
+ * gauges of the fabric8 {@code ShardDirectory} read it, and so does the fault simulation.
+ *
  * <p>Times are readings of a {@link Ticker} in nanoseconds. Not thread-safe: one writer applies
  * the records in the order it observes them; a reader on another thread reads what the writer
  * publishes.
  */
 public class ObservedOwners {
+  /** What {@link #unownedSince} returns for a shard with an owner. */
+  public static final long OWNED = Long.MAX_VALUE;
+
   private final int shardCount;
   private final Observations observations = new Observations();
   private final Lease[] shards;
   private final long[] shardUntil;
+  /** Per shard without a held lease: the reading since which it has had no owner. */
+  private final long[] freeSince;
   private final Map<String, Lease> members = new HashMap<>();
   private final Map<String, Long> memberUntil = new HashMap<>();
 
@@ -59,11 +70,16 @@ public class ObservedOwners {
     }
   }
 
-  /** Observes the shards 0 to {@code shardCount - 1}; shard leases beyond them are ignored. */
-  public ObservedOwners(int shardCount) {
+  /**
+   * Observes the shards 0 to {@code shardCount - 1} from the reading {@code now} on (each without
+   * an owner since then); shard leases beyond them are ignored.
+   */
+  public ObservedOwners(int shardCount, long now) {
     this.shardCount = OptionLimits.shardCount("shardCount", shardCount);
     this.shards = new Lease[shardCount];
     this.shardUntil = new long[shardCount];
+    this.freeSince = new long[shardCount];
+    Arrays.fill(freeSince, now);
   }
 
   /**
@@ -78,8 +94,10 @@ public class ObservedOwners {
     }
     long until = observations.observe(lease, now) + DurationLimits.declaredNanos(lease.duration());
     if (key.role() == LeaseRole.SHARD) {
+      long since = unownedSince(key.shard(), now);
       shards[key.shard()] = lease;
       shardUntil[key.shard()] = until;
+      noteUnowned(key.shard(), since, now);
     } else {
       members.put(key.replicaId(), lease);
       memberUntil.put(key.replicaId(), until);
@@ -87,14 +105,19 @@ public class ObservedOwners {
     return true;
   }
 
-  /** Forgets the lease of {@code key}: it was deleted. A shard beyond the shard count is ignored. */
-  public void remove(LeaseKey key) {
+  /**
+   * Forgets the lease of {@code key}: it was observed deleted at {@code now}. A shard beyond the
+   * shard count is ignored.
+   */
+  public void remove(LeaseKey key, long now) {
     if (key.role() == LeaseRole.SHARD && key.shard() >= shardCount) {
       return;
     }
     observations.forget(key);
     if (key.role() == LeaseRole.SHARD) {
+      long since = unownedSince(key.shard(), now);
       shards[key.shard()] = null;
+      noteUnowned(key.shard(), since, now);
     } else {
       members.remove(key.replicaId());
       memberUntil.remove(key.replicaId());
@@ -127,6 +150,48 @@ public class ObservedOwners {
   public Optional<String> ownerOf(int shard, long now) {
     Held h = held(shard);
     return h != null && h.at(now) ? Optional.of(h.holder()) : Optional.empty();
+  }
+
+  /**
+   * The reading since which {@code shard} has had no owner at {@code now} (see the class
+   * comment), or {@link #OWNED}.
+   */
+  public long unownedSince(int shard, long now) {
+    Held h = held(shard);
+    if (h != null) {
+      return h.at(now) ? OWNED : h.until();
+    }
+    return freeSince[shard];
+  }
+
+  /** The number of shards without an owner at {@code now}, those without a lease included. */
+  public int unownedShards(long now) {
+    int unowned = 0;
+    for (int shard = 0; shard < shardCount; shard++) {
+      if (unownedSince(shard, now) != OWNED) {
+        unowned++;
+      }
+    }
+    return unowned;
+  }
+
+  /** How long, in nanoseconds at {@code now}, the shard without an owner the longest has had none; 0 when all have one. */
+  public long oldestUnownedNanos(long now) {
+    long oldest = 0;
+    for (int shard = 0; shard < shardCount; shard++) {
+      long since = unownedSince(shard, now);
+      if (since != OWNED) {
+        oldest = Math.max(oldest, now - since);
+      }
+    }
+    return oldest;
+  }
+
+  /** After a change of {@code shard}'s lease at {@code now}: without an owner now, since when. */
+  private void noteUnowned(int shard, long sinceBefore, long now) {
+    if (held(shard) == null) {
+      freeSince[shard] = sinceBefore == OWNED ? now : sinceBefore;
+    }
   }
 
   /** The replica IDs with a member lease, in no order. */

@@ -18,23 +18,28 @@ import java.util.regex.Pattern;
  * and the value, quoted when it is text (control characters escaped).
  *
  * <ul>
- *   <li>Replica ID: a DNS subdomain name of 1 to {@link #MAX_REPLICA_ID_LENGTH} (253) characters,
- *       like a pod name; it is part of Lease names and labels.
+ *   <li>Replica ID: a DNS subdomain name of 1 to {@link #MAX_REPLICA_ID_LENGTH} (205) characters,
+ *       like a pod name. It is the tail of its member Lease's name, {@code
+ *       <component>-member-<replicaId>}, which must fit Kubernetes' 253 characters with the
+ *       longest component (40): so no annotation has to carry it.
  *   <li>Shard count: 1 to {@link #MAX_SHARD_COUNT} (65536).
  * </ul>
  */
 public final class OptionLimits {
   /** The largest shard count, 65536. */
   public static final int MAX_SHARD_COUNT = 65536;
-  /** The longest replica ID, 253 characters (a DNS subdomain name). */
-  static final int MAX_REPLICA_ID_LENGTH = 253;
+  /**
+   * The longest replica ID, 205 characters: 253 (a Lease name) less the longest component (40)
+   * and {@code -member-}. Pod names are at most 63 characters in practice.
+   */
+  static final int MAX_REPLICA_ID_LENGTH = 205;
 
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   private OptionLimits() {}
 
-  /** Checks a replica ID: a DNS subdomain name of 1 to 253 characters. */
+  /** Checks a replica ID: a DNS subdomain name of 1 to 205 characters. */
   public static String replicaId(String name, String replicaId) {
     return replicaId(name, replicaId, "");
   }

@@ -7,7 +7,7 @@ package io.kumodo.convoy.sharding.gettingstarted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.Set;

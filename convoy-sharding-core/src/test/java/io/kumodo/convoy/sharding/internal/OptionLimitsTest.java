@@ -18,7 +18,7 @@ class OptionLimitsTest {
   @ValueSource(strings = {"a", "cm-a", "cm-7d9f-x2.convoy", "0"})
   void dnsSubdomainNamesAreReplicaIds(String id) {
     assertThat(OptionLimits.replicaId("replicaId", id)).isEqualTo(id);
-    assertThat(OptionLimits.replicaId("replicaId", "r".repeat(253))).hasSize(253);
+    assertThat(OptionLimits.replicaId("replicaId", "r".repeat(205))).hasSize(205);
   }
 
   @ParameterizedTest
@@ -26,14 +26,14 @@ class OptionLimitsTest {
   void otherNamesAreNotAndTheMessageNamesTheOptionTheRuleAndTheValue(String id) {
     assertThatThrownBy(() -> OptionLimits.replicaId("--replica-id", id, " (from $POD_NAME)"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("--replica-id must be a DNS subdomain name of 1 to 253 characters (lowercase letters, digits,"
+        .hasMessage("--replica-id must be a DNS subdomain name of 1 to 205 characters (lowercase letters, digits,"
             + " '-' and '.'), like a pod name: \"" + id + "\" (from $POD_NAME)");
   }
 
   @Test
   void aMissingOrTooLongReplicaIdIsRefused() {
     assertThatThrownBy(() -> OptionLimits.replicaId("replicaId", null)).hasMessageEndingWith(": null");
-    assertThatThrownBy(() -> OptionLimits.replicaId("replicaId", "r".repeat(254))).hasMessageContaining("1 to 253");
+    assertThatThrownBy(() -> OptionLimits.replicaId("replicaId", "r".repeat(206))).hasMessageContaining("1 to 205");
   }
 
   @Test

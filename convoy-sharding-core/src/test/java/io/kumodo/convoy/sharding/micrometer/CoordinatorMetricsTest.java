@@ -7,8 +7,8 @@ package io.kumodo.convoy.sharding.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.Faults;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

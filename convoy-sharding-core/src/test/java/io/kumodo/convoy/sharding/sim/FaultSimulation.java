@@ -6,7 +6,7 @@ package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
@@ -84,6 +84,7 @@ public final class FaultSimulation {
   private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
   private final List<SimFault> catalogue;
   private final SimChecker checker;
+  private final SimOrphanGauges gauges;
   final SimDrains drains = new SimDrains(this);
   private final List<String> trace = new ArrayList<>();
   private final List<String> violations = new ArrayList<>();
@@ -108,6 +109,7 @@ public final class FaultSimulation {
     this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.leaseDurationFaults);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
+    this.gauges = new SimOrphanGauges(this); // after shards and the store
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
   }
 
@@ -153,7 +155,10 @@ public final class FaultSimulation {
 
   /** Runs the schedule and checks the invariants; deterministic for a seed. */
   public Result run() {
-    time.afterEachTask(checker::afterEachTask);
+    time.afterEachTask(() -> {
+      checker.afterEachTask();
+      gauges.afterEachTask();
+    });
     for (int i = 0; i < initialReplicas; i++) {
       note("start " + startReplica(newId()).describe());
     }
@@ -238,8 +243,14 @@ public final class FaultSimulation {
       lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
     }
     replicas.add(r);
+    gauges.attach(r);
     cluster.start(r.replica);
     return r;
+  }
+
+  /** The longest lease duration a process of the run was started with. */
+  Duration longestLease() {
+    return longestLease;
   }
 
   /**

@@ -49,7 +49,10 @@ final class SimReplica {
   private final FaultSimulation sim;
   private final WallClock wall;
   private final long tickerBase;
-  private final double drift;
+  /** Its clock rate drift: its ticker runs at 1 + drift. */
+  final double drift;
+  /** Its monotonic clock, the coordinator's and its orphan gauges'. */
+  final Ticker ticker;
   boolean crashed;
   boolean stopped;
   private boolean heardAny;
@@ -71,6 +74,7 @@ final class SimReplica {
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
     this.wall = new WallClock(time, offset.toNanos());
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
+    this.ticker = drifting;
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
     // its view; its own clocks replace the harness's, and its incarnation comes
     // from the seed too (a draw of its own: the schedule's draws stay as they were).

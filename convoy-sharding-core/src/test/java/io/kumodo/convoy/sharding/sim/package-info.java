@@ -5,6 +5,6 @@
 /**
  * The fault simulation (test sources only): many coordinators on {@link
  * io.kumodo.convoy.sharding.testing.VirtualTime}, deterministically and without sleeping, over an
- * {@link io.kumodo.convoy.sharding.InMemoryLeaseStore} with injected faults.
+ * {@link io.kumodo.convoy.sharding.testing.InMemoryLeaseStore} with injected faults.
  */
 package io.kumodo.convoy.sharding.sim;

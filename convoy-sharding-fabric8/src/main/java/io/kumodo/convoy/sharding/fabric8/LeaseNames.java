@@ -6,25 +6,19 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseRole;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The names, labels and annotation of the {@code coordination.k8s.io/v1} Lease objects that
  * {@link KubernetesLeaseStore} writes.
  *
  * <p>What it promises: {@link #memberName} and {@link #shardName} are deterministic, and for a
- * component of at most 40 characters (what {@code Coordinator.Builder} allows) and a replica ID
- * that is a DNS subdomain name of at most 253 characters, the name is a valid DNS subdomain name
- * of at most 253 characters, as Kubernetes requires of a Lease name:
+ * component of at most 40 characters and a replica ID that is a DNS subdomain name of at most 205
+ * characters (what {@code Coordinator.Builder} allows), the name is a valid DNS subdomain name of
+ * at most 253 characters, as Kubernetes requires of a Lease name:
  *
  * <ul>
- *   <li>member lease: {@code <component>-member-<replicaId>}; when that is longer than 253
- *       characters, the replica ID is cut, trailing {@code -} and {@code .} are dropped, and
- *       {@code -} plus the first 10 hex characters of the SHA-256 of the full replica ID are
- *       appended. The full replica ID is kept in the annotation {@link #REPLICA_ID_ANNOTATION};
+ *   <li>member lease: {@code <component>-member-<replicaId>}; the replica ID is read back from
+ *       the name ({@link #replicaIdOf}), so no annotation carries it;
  *   <li>shard lease: {@code <component>-shard-<i>}, {@code i} in decimal.
  * </ul>
  *
@@ -42,12 +36,8 @@ public final class LeaseNames {
   public static final String ROLE_LABEL = "sharding.convoy.kumodo.io/role";
   /** Label: the shard index in decimal; on shard leases only. */
   public static final String SHARD_LABEL = "sharding.convoy.kumodo.io/shard";
-  /** Annotation: the full replica ID; on member leases only. */
-  public static final String REPLICA_ID_ANNOTATION = "sharding.convoy.kumodo.io/replica-id";
-
   /** The longest Kubernetes object name (a DNS subdomain name). */
   static final int MAX_NAME_LENGTH = 253;
-  private static final int HASH_HEX_CHARS = 10;
 
   private LeaseNames() {}
 
@@ -58,23 +48,28 @@ public final class LeaseNames {
         : shardName(key.component(), key.shard());
   }
 
-  /** {@code <component>-member-<replicaId>}, shortened with a hash when too long (see above). */
+  /**
+   * {@code <component>-member-<replicaId>}.
+   *
+   * @throws IllegalArgumentException when it is longer than a Lease name may be (a component or
+   *     replica ID beyond what {@code Coordinator.Builder} allows)
+   */
   public static String memberName(String component, String replicaId) {
+    String name = memberPrefix(component) + replicaId;
+    if (name.length() > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException("member lease name longer than " + MAX_NAME_LENGTH + " characters: " + name);
+    }
+    return name;
+  }
+
+  /**
+   * The replica ID of the member lease named {@code name} of {@code component}: what follows
+   * {@code <component>-member-}; null when the name does not start so or nothing follows.
+   */
+  public static String replicaIdOf(String component, String name) {
     String prefix = memberPrefix(component);
-    String name = prefix + replicaId;
-    if (name.length() <= MAX_NAME_LENGTH) {
-      return name;
-    }
-    int keep = MAX_NAME_LENGTH - prefix.length() - 1 - HASH_HEX_CHARS;
-    if (keep < 1) {
-      throw new IllegalArgumentException("component too long for a member lease name: " + component);
-    }
-    String head = replicaId.substring(0, keep);
-    int end = head.length();
-    while (end > 0 && (head.charAt(end - 1) == '-' || head.charAt(end - 1) == '.')) {
-      end--;
-    }
-    return prefix + head.substring(0, end) + "-" + hash(replicaId);
+    return name != null && name.length() > prefix.length() && name.startsWith(prefix)
+        ? name.substring(prefix.length()) : null;
   }
 
   /** {@code <component>-shard-<shard>}. */
@@ -92,12 +87,4 @@ public final class LeaseNames {
     return component + "-shard-";
   }
 
-  private static String hash(String replicaId) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(replicaId.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest).substring(0, HASH_HEX_CHARS);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-    }
-  }
 }

@@ -6,9 +6,9 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.fabric8.internal.LeaseCodec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,11 +21,6 @@ import java.util.List;
  * the coordinators (the examples' {@code status} command) through {@link #list}.
  */
 public final class LeaseObjects {
-  /** Lease, addressed without discovery. */
-  static final ResourceDefinitionContext LEASES = new ResourceDefinitionContext.Builder()
-      .withGroup("coordination.k8s.io").withVersion("v1").withKind("Lease").withPlural("leases")
-      .withNamespaced(true).build();
-
   private LeaseObjects() {}
 
   /**
@@ -52,7 +47,7 @@ public final class LeaseObjects {
   public static List<Read> list(KubernetesClient client, String namespace, String component) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
     List<Read> reads = new ArrayList<>();
-    for (GenericKubernetesResource object : client.genericKubernetesResources(LEASES).inNamespace(namespace)
+    for (GenericKubernetesResource object : client.genericKubernetesResources(LeaseCodec.LEASES).inNamespace(namespace)
         .withLabel(LeaseNames.COMPONENT_LABEL, component).list().getItems()) {
       reads.add(read(serialization, component, object));
     }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.CoordinatorEvents;
 import io.kumodo.convoy.sharding.OnChange;
 import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.fabric8.internal.ShardRanges;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -9,6 +9,8 @@ import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.fabric8.internal.DirectoryState;
+import io.kumodo.convoy.sharding.fabric8.internal.DirectoryWatch;
 import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.time.Duration;
 import java.util.List;
@@ -121,7 +123,7 @@ public final class ShardDirectory implements AutoCloseable {
     KubernetesLeaseStore store = owned
         ? KubernetesLeaseStore.builder(b.client, b.namespace).syncTimeout(b.syncTimeout).maxWritesInFlight(1).build()
         : b.store;
-    this.watch = new DirectoryWatch(store, owned, b.component, state, b.ticker);
+    this.watch = new DirectoryWatch(store, store::syncedCache, owned, b.component, state, b.ticker);
   }
 
   /**

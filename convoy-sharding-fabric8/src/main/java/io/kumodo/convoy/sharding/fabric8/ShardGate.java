@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.ShardKey;
+import io.kumodo.convoy.sharding.fabric8.internal.OwnedEventFilter;
+import io.kumodo.convoy.sharding.fabric8.internal.UnownedDeletes;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Map;
@@ -154,7 +156,35 @@ public final class ShardGate<T extends HasMetadata> {
    * whose shard this replica owns (see the class comment for the exact rule).
    */
   public ResourceEventHandler<T> filter(ResourceEventHandler<? super T> delegate) {
-    return new OwnedEventFilter<>(this, Objects.requireNonNull(delegate, "delegate"));
+    return new OwnedEventFilter<>(new FilterHooks(), Objects.requireNonNull(delegate, "delegate"));
+  }
+
+  /** What the enqueue filter asks of this gate and tells it. */
+  private final class FilterHooks implements OwnedEventFilter.Gate<T> {
+    @Override
+    public int shardOf(T obj) {
+      return ShardGate.this.shardOf(obj);
+    }
+
+    @Override
+    public boolean owns(int shard) {
+      return coordinator.owns(shard);
+    }
+
+    @Override
+    public void objectSeen(T obj) {
+      ShardGate.this.objectSeen(obj);
+    }
+
+    @Override
+    public void deletePassed(T obj, int shard) {
+      ShardGate.this.deletePassed(obj, shard);
+    }
+
+    @Override
+    public void deleteDropped(T obj, int shard) {
+      ShardGate.this.deleteDropped(obj, shard);
+    }
   }
 
   /**

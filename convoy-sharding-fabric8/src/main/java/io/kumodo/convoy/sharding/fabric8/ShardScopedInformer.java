@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.fabric8.internal.ScopedHandler;
+import io.kumodo.convoy.sharding.fabric8.internal.ScopedStore;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

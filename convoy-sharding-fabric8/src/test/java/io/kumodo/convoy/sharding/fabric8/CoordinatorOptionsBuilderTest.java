@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +42,7 @@ class CoordinatorOptionsBuilderTest {
   @Test
   void badValuesAreRefusedWithTheMessageOfTheirFlag() {
     assertRefused(b -> b.replicaId(null), "--replica-id",
-        "--replica-id must be a DNS subdomain name of 1 to 253 characters (lowercase letters, digits, '-' and '.'),"
+        "--replica-id must be a DNS subdomain name of 1 to 205 characters (lowercase letters, digits, '-' and '.'),"
             + " like a pod name: null");
     assertRefused(b -> b.shards(0), "--shards", "--shards must be between 1 and 65536: 0");
     assertRefused(b -> b.leaseNamespace("Ops"), "--lease-namespace", null);

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +36,7 @@ class CoordinatorOptionsTest {
             "1m30s", "500ms"),
         good("--lease-duration=2s --lease-renew-interval 1.5s", POD_ENV, null, 32, "cm-7d9f-x2", "convoy", "2s",
             "1.5s"),
-        good("--replica-id " + "a".repeat(253), NO_ENV, null, 32, "a".repeat(253), "convoy-system", "30s", "10s"));
+        good("--replica-id " + "a".repeat(205), NO_ENV, null, 32, "a".repeat(205), "convoy-system", "30s", "10s"));
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -62,7 +62,7 @@ class CoordinatorOptionsTest {
         bad("--shards", "--shards"),
         bad("--shards 2147483648", "--shards"),
         bad("--replica-id Cm_A", "--replica-id"),
-        bad("--replica-id " + "a".repeat(254), "--replica-id"),
+        bad("--replica-id " + "a".repeat(206), "--replica-id"),
         bad("--replica-id=", "--replica-id"),
         bad("--replica-id -cm", "--replica-id"),
         bad("--lease-namespace Convoy", "--lease-namespace"),

@@ -83,7 +83,7 @@ class CoordinatorsOnKubernetesIT {
     Map<String, Lease> members = leases("member");
     assertThat(members).containsOnlyKeys("convoy-cm-member-cm-a", "convoy-cm-member-cm-b", "convoy-cm-member-cm-c");
     members.values().forEach(m -> assertThat(m.getSpec().getHolderIdentity())
-        .isEqualTo(m.getMetadata().getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION)));
+        .isEqualTo(LeaseNames.replicaIdOf("convoy-cm", m.getMetadata().getName())));
   }
 
   @Test

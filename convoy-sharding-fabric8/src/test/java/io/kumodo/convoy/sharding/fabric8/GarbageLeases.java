@@ -113,7 +113,7 @@ final class GarbageLeases {
   private Garbage memberOfAnotherComponent() {
     String id = "obs-" + serial;
     return new Garbage("member lease named for another component", RawLeases.lease("convoy-obs-member-" + id,
-        labels("member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id), spec(id, 2), true), false, true, false);
+        labels("member"), Map.of(), spec(id, 2), true), false, true, false);
   }
 
   private Garbage wrongRole() {
@@ -128,11 +128,11 @@ final class GarbageLeases {
   private Garbage garbageAnnotations() {
     String id = ghost();
     Map<String, Object> annotations = new HashMap<>();
-    annotations.put(LeaseNames.REPLICA_ID_ANNOTATION, pick(junk(), id + "-other", ""));
     annotations.put("garbage/" + serial, junk());
+    annotations.put("sharding.convoy.kumodo.io/replica-id", pick(junk(), id + "-other", ""));
     String name = LeaseNames.memberName(component, id);
-    return new Garbage("member lease with a garbage replica-id annotation", RawLeases.lease(name, labels("member"),
-        annotations, spec(id, 2), true), false, true, false);
+    return new Garbage("member lease with garbage annotations (its replica ID is its name's)", RawLeases.lease(name,
+        labels("member"), annotations, spec(id, 2), true), false, false, false);
   }
 
   private Garbage hugeStrings() {
@@ -172,7 +172,7 @@ final class GarbageLeases {
     String id = ghost();
     Map<String, Object> spec = spec(id, 2);
     return new Garbage("well-formed member lease of a replica that does not run", RawLeases.lease(
-        LeaseNames.memberName(component, id), labels("member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id), spec,
+        LeaseNames.memberName(component, id), labels("member"), Map.of(), spec,
         true), false, false, false);
   }
 
@@ -181,7 +181,6 @@ final class GarbageLeases {
     boolean broken = random.nextInt(3) == 0;
     Map<String, Object> spec = spec("", 2);
     Map<String, Object> annotations = new HashMap<>();
-    annotations.put(LeaseNames.REPLICA_ID_ANNOTATION, id);
     if (broken) {
       annotations.put("team", null);
     }

@@ -19,6 +19,7 @@ import io.kumodo.convoy.sharding.LeaseConflictException;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.fabric8.internal.LeaseCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ class KubernetesLeaseStoreIT {
     var object = client.leases().inNamespace(NS).withName("convoy-cm-member-cm-a").get();
     assertThat(object.getMetadata().getLabels()).containsEntry(LeaseNames.COMPONENT_LABEL, "convoy-cm")
         .containsEntry(LeaseNames.ROLE_LABEL, "member").doesNotContainKey(LeaseNames.SHARD_LABEL);
-    assertThat(object.getMetadata().getAnnotations()).containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a");
+    assertThat(object.getMetadata().getName()).isEqualTo("convoy-cm-member-cm-a");
     assertThat(object.getSpec().getHolderIdentity()).isEqualTo("cm-a");
     assertThat(object.getSpec().getLeaseDurationSeconds()).isEqualTo(2);
     assertThat(object.getSpec().getAcquireTime().toInstant()).isEqualTo(Instant.parse("2026-11-29T10:00:00.123456Z"));
@@ -72,9 +73,10 @@ class KubernetesLeaseStoreIT {
   }
 
   @Test
-  void memberLeaseOfAReplicaIdOf253CharactersGetsAShortenedNameAndListsUnderTheFullId() throws Exception {
-    String longId = "pod-" + "x".repeat(200) + ".replica." + "y".repeat(40);
-    assertThat(longId).hasSize(253);
+  void memberLeaseOfTheLongestReplicaIdWithTheLongestComponentIsNamedWithinTheLimitAndListsUnderItsId()
+      throws Exception {
+    String longId = "pod-" + "x".repeat(152) + ".replica." + "y".repeat(40);
+    assertThat(longId).hasSize(205);
     store.list("convoy-cm"); // the cache first, so the new lease arrives as a watch event before the test ends
     store.create(member(longId));
 
@@ -82,8 +84,7 @@ class KubernetesLeaseStoreIT {
         .get(0);
     assertThat(listed.key()).isEqualTo(LeaseKey.member("convoy-cm", longId));
     var object = client.leases().inNamespace(NS).withName(LeaseNames.memberName("convoy-cm", longId)).get();
-    assertThat(object.getMetadata().getName()).hasSizeLessThanOrEqualTo(253);
-    assertThat(object.getMetadata().getAnnotations()).containsEntry(LeaseNames.REPLICA_ID_ANNOTATION, longId);
+    assertThat(object.getMetadata().getName()).isEqualTo("convoy-cm-member-" + longId);
     assertThat(object.getMetadata().getLabels().values()).allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(63));
   }
 

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kumodo.convoy.sharding.LeaseKey;
 import java.util.regex.Pattern;
@@ -28,43 +29,26 @@ class LeaseNamesTest {
   }
 
   @Test
-  void everyReplicaIdUpTo253CharactersGivesAValidNameOfAtMost253() {
-    for (int length = 1; length <= 253; length++) {
+  void everyReplicaIdUpTo205CharactersGivesAValidNameOfAtMost253WithTheLongestComponent() {
+    for (int length = 1; length <= 205; length++) {
       String id = "r".repeat(length);
       String name = LeaseNames.memberName(COMPONENT_OF_40, id);
       assertThat(name).hasSizeLessThanOrEqualTo(253).matches(DNS_SUBDOMAIN);
+      assertThat(LeaseNames.replicaIdOf(COMPONENT_OF_40, name)).isEqualTo(id);
     }
   }
 
   @Test
-  void nameThatFitsIsNotHashedAndLongerOneIsCutWithTenHexHash() {
-    String prefix = "convoy-cm-member-";
-    String fits = "a".repeat(253 - prefix.length());
-    assertThat(LeaseNames.memberName("convoy-cm", fits)).isEqualTo(prefix + fits);
-
-    String tooLong = fits + "b";
-    String name = LeaseNames.memberName("convoy-cm", tooLong);
-    assertThat(name).hasSize(253).startsWith(prefix + "aaaa").matches(".*-[0-9a-f]{10}");
+  void theReplicaIdIsReadBackFromTheMemberLeaseNameAndNothingElseIsOne() {
+    assertThat(LeaseNames.replicaIdOf("convoy-cm", "convoy-cm-member-cm-7d9f-x2")).isEqualTo("cm-7d9f-x2");
+    assertThat(LeaseNames.replicaIdOf("convoy-cm", "convoy-cm-member-")).isNull();
+    assertThat(LeaseNames.replicaIdOf("convoy-cm", "convoy-obs-member-cm-a")).isNull();
+    assertThat(LeaseNames.replicaIdOf("convoy-cm", "convoy-cm-shard-1")).isNull();
   }
 
   @Test
-  void longReplicaIdsWithACommonPrefixGetDistinctStableNames() {
-    String common = "pod.".repeat(60);
-    String a = LeaseNames.memberName("convoy-cm", common + "a");
-    String b = LeaseNames.memberName("convoy-cm", common + "b");
-    assertThat(a).isNotEqualTo(b);
-    assertThat(LeaseNames.memberName("convoy-cm", common + "a")).isEqualTo(a);
-  }
-
-  @Test
-  void cutBeforeDotOrDashStillGivesAValidName() {
-    // Cut points land on '.' and '-' for some lengths; the trailing separators are dropped.
-    for (String unit : new String[] {"a.", "a-", "ab-c.", "x--y."}) {
-      for (int pad = 1; pad < 6; pad++) {
-        String id = ("z".repeat(pad) + unit.repeat(200)).substring(0, 253).replaceAll("[-.]+$", "z");
-        assertThat(id).matches(DNS_SUBDOMAIN);
-        assertThat(LeaseNames.memberName(COMPONENT_OF_40, id)).hasSizeLessThanOrEqualTo(253).matches(DNS_SUBDOMAIN);
-      }
-    }
+  void aNameBeyondTheLimitIsRefusedNotShortened() {
+    assertThatThrownBy(() -> LeaseNames.memberName(COMPONENT_OF_40, "r".repeat(206)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than 253 characters");
   }
 }

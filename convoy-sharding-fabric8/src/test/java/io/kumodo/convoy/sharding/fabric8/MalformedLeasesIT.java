@@ -63,17 +63,17 @@ class MalformedLeasesIT {
 
   @Test
   void malformedLeasesAreSkippedAndLoggedOncePerVersion() {
-    create("convoy-cm-shard-x", labels(SHARD, "x"), null, spec("cm-z", 30));
-    create("convoy-cm-shard-50", labels(SHARD, "51"), null, spec("cm-z", 30));
-    create("convoy-cm-shard-51", SHARD, null, spec("cm-z", 30));
-    create("convoy-cm-shard-60", labels(SHARD, "60"), null, null);
-    create("convoy-cm-shard-61", labels(SHARD, "61"), null, spec("cm-z", -5));
-    create("convoy-cm-shard-62", labels(SHARD, "62"), null, spec("cm-z", null));
+    create("convoy-cm-shard-x", labels(SHARD, "x"), spec("cm-z", 30));
+    create("convoy-cm-shard-50", labels(SHARD, "51"), spec("cm-z", 30));
+    create("convoy-cm-shard-51", SHARD, spec("cm-z", 30));
+    create("convoy-cm-shard-60", labels(SHARD, "60"), null);
+    create("convoy-cm-shard-61", labels(SHARD, "61"), spec("cm-z", -5));
+    create("convoy-cm-shard-62", labels(SHARD, "62"), spec("cm-z", null));
     create("convoy-cm-leader", Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "leader"),
-        null, spec("cm-z", 30));
-    create("other-member-cm-z", MEMBER, "cm-z", spec("cm-z", 30));
-    create("convoy-cm-member-cm-z", MEMBER, null, spec("cm-z", 30));
-    create("convoy-cm-member-cm-y", MEMBER, "cm-x", spec("cm-x", 30));
+        spec("cm-z", 30));
+    create("other-member-cm-z", MEMBER, spec("cm-z", 30));
+    create("convoy-cm-member-cm-z", MEMBER, spec("cm-z", null));
+    create("convoy-cm-member-cm-y", MEMBER, spec("cm-x", -5));
     List<String> malformed = List.of("convoy-cm-shard-x", "convoy-cm-shard-50", "convoy-cm-shard-51",
         "convoy-cm-shard-60", "convoy-cm-shard-61", "convoy-cm-shard-62", "convoy-cm-leader", "other-member-cm-z",
         "convoy-cm-member-cm-z", "convoy-cm-member-cm-y");
@@ -108,7 +108,7 @@ class MalformedLeasesIT {
 
   @Test
   void malformedLeaseWithTheNameOfARealShardBlocksThatShardUntilItIsDeleted() {
-    create("convoy-cm-shard-2", labels(SHARD, "2"), null, null);
+    create("convoy-cm-shard-2", labels(SHARD, "2"), null);
 
     converge(Set.of(0), Set.of(1, 3));
     assertThat(a.owns(2) || b.owns(2)).isFalse();
@@ -130,13 +130,10 @@ class MalformedLeasesIT {
     return logged.list.stream().filter(e -> e.getFormattedMessage().contains("/" + name + " (")).count();
   }
 
-  private void create(String name, Map<String, String> labels, String replicaIdAnnotation,
+  private void create(String name, Map<String, String> labels,
       io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec spec) {
     LeaseBuilder lease = new LeaseBuilder().withNewMetadata().withName(name).withNamespace(NS).withLabels(labels)
         .endMetadata().withSpec(spec);
-    if (replicaIdAnnotation != null) {
-      lease.editMetadata().addToAnnotations(LeaseNames.REPLICA_ID_ANNOTATION, replicaIdAnnotation).endMetadata();
-    }
     client.resource(lease.build()).create();
   }
 

@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.kumodo.convoy.sharding.fabric8.internal.ListCallbacks;
 import java.util.ArrayList;
 import java.util.List;
 

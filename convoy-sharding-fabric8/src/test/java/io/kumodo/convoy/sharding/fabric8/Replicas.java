@@ -5,7 +5,7 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.util.ArrayList;
 import java.util.HashSet;

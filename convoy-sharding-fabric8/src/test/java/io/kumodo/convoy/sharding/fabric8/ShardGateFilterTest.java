@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.fabric8.internal.ListCallbacks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

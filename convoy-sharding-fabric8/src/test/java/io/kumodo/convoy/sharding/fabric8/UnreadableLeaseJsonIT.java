@@ -84,7 +84,6 @@ class UnreadableLeaseJsonIT {
     unreadable.put("convoy-cm-shard-18", RawLeases.lease("convoy-cm-shard-18", labels(18), null, "a string", true));
     unreadable.put("convoy-cm-shard-19", RawLeases.lease("convoy-cm-shard-19", labels(19), null, List.of(), true));
     Map<String, Object> nullAnnotation = new HashMap<>();
-    nullAnnotation.put(LeaseNames.REPLICA_ID_ANNOTATION, "cm-q");
     nullAnnotation.put("team", null);
     unreadable.put("convoy-cm-member-cm-q", RawLeases.lease("convoy-cm-member-cm-q", Map.of(
         LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"), nullAnnotation,

@@ -25,7 +25,7 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;

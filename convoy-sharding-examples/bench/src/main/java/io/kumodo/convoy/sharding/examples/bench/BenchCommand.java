@@ -4,9 +4,9 @@
  */
 package io.kumodo.convoy.sharding.examples.bench;
 
-import io.kumodo.convoy.sharding.examples.cli.Flags;
-import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.cli.UsageException;
+import io.kumodo.convoy.sharding.kubectl.Flags;
+import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
+import io.kumodo.convoy.sharding.kubectl.UsageException;
 import java.util.List;
 
 /**

@@ -5,11 +5,11 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.examples.cli.Flags;
+import io.kumodo.convoy.sharding.kubectl.Flags;
 import io.kumodo.convoy.sharding.examples.cli.LoadAverage;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
-import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.cli.UsageException;
+import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
+import io.kumodo.convoy.sharding.kubectl.UsageException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.examples.bench.failover.BenchServer;
 import io.kumodo.convoy.sharding.examples.bench.failover.CpuMeter;

@@ -5,8 +5,8 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.examples.cli.Flags;
-import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
+import io.kumodo.convoy.sharding.kubectl.Flags;
+import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
 import io.kumodo.convoy.sharding.examples.bench.sim.MoveStudy;
 import io.kumodo.convoy.sharding.examples.bench.sim.RollingPicture;

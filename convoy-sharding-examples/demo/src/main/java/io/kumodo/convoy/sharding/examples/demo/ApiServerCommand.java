@@ -4,9 +4,9 @@
  */
 package io.kumodo.convoy.sharding.examples.demo;
 
-import io.kumodo.convoy.sharding.examples.cli.Flags;
-import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.cli.UsageException;
+import io.kumodo.convoy.sharding.kubectl.Flags;
+import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
+import io.kumodo.convoy.sharding.kubectl.UsageException;
 import io.kumodo.convoy.sharding.examples.kube.KubeBinaries;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
 import java.io.PrintStream;

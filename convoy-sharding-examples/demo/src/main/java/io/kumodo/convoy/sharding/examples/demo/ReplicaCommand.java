@@ -6,9 +6,10 @@ package io.kumodo.convoy.sharding.examples.demo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.examples.cli.Flags;
-import io.kumodo.convoy.sharding.examples.cli.ParsedFlags;
-import io.kumodo.convoy.sharding.examples.cli.UsageException;
+import io.kumodo.convoy.sharding.kubectl.Clients;
+import io.kumodo.convoy.sharding.kubectl.Flags;
+import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
+import io.kumodo.convoy.sharding.kubectl.UsageException;
 import io.kumodo.convoy.sharding.examples.controller.ShardedReplica;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
@@ -93,7 +94,7 @@ public final class ReplicaCommand extends Command {
     }
     ShardedReplica replica;
     try (KubernetesClient client = Clients.create(flags.value("server").orElse(null),
-        flags.value("kubeconfig").orElse(null))) {
+        flags.value("kubeconfig").orElse(null), null)) {
       OwnershipEvents events = flags.bool("record-events") ? OwnershipEvents.recorder(client, options, component)
           : null;
       PrometheusMeterRegistry registry = healthPort < 0 ? null : prometheus();

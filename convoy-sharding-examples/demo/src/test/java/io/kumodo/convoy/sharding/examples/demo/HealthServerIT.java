@@ -7,7 +7,7 @@ package io.kumodo.convoy.sharding.examples.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

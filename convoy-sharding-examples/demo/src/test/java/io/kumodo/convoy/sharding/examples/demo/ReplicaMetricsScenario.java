@@ -13,6 +13,7 @@ import io.kumodo.convoy.sharding.examples.controller.ShardedReplica;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
 import io.kumodo.convoy.sharding.fabric8.micrometer.UnownedShardsMetrics;
+import io.kumodo.convoy.sharding.kubectl.LeaseDrains;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

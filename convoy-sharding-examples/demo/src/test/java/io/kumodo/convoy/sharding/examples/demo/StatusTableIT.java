@@ -57,7 +57,7 @@ class StatusTableIT {
     twoLiveMembersHoldingShards(4);
     create(lease("intruder", shardLabels("3"), Map.of(), "intruder", renewTime(now)));
     create(lease("rogue", Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm", LeaseNames.ROLE_LABEL, "member"),
-        Map.of(LeaseNames.REPLICA_ID_ANNOTATION, "cm-a"), "rogue",
+        Map.of(), "rogue",
         renewTime(now)));
 
     assertThat(status.run()).isZero();
@@ -66,7 +66,7 @@ class StatusTableIT {
     assertThat(lines()).contains("4 of 4 shards owned");
     assertThat(lines()).containsOnlyOnce(
         "foreign lease intruder (labelled shard 3): not named convoy-cm-shard-3, so the replicas ignore it",
-        "foreign lease rogue (labelled member cm-a): not named convoy-cm-member-cm-a, so the replicas ignore it");
+        "malformed lease rogue: member lease name is not convoy-cm-member-<replica ID>; the replicas ignore it");
     assertThat(lines()).anySatisfy(l -> assertThat(l).matches("cm-a\\s+\\S+\\s+live\\s+none\\s+-"));
     assertThat(lines()).noneMatch(l -> l.contains("mismatch"));
   }
@@ -109,7 +109,7 @@ class StatusTableIT {
   private void twoLiveMembersHoldingShards(int shards) {
     for (String id : List.of("cm-a", "cm-b")) {
       create(lease(LeaseNames.memberName("convoy-cm", id), Map.of(LeaseNames.COMPONENT_LABEL, "convoy-cm",
-          LeaseNames.ROLE_LABEL, "member"), Map.of(LeaseNames.REPLICA_ID_ANNOTATION, id), id,
+          LeaseNames.ROLE_LABEL, "member"), Map.of(), id,
           renewTime(now)));
     }
     for (int i = 0; i < shards; i++) {

@@ -6,10 +6,10 @@ package io.kumodo.convoy.sharding.examples.bench;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.ShardGate;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

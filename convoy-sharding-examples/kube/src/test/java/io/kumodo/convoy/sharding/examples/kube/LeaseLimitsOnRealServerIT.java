@@ -10,10 +10,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.CoordinatorOptions;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.OptionsException;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 14, item 5: the Leases are what the real server accepts and shows. A component name of
- * 40 characters and replica IDs of 253 characters (the limits) run on the server; one character
+ * 40 characters and replica IDs of 205 characters (the limits) run on the server; one character
  * more is refused by our own validation, naming the option, before any request; and stock
  * {@code kubectl get leases} (built from the same release) shows the HOLDER of every shard lease.
  */
@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LeaseLimitsOnRealServerIT {
   /** A DNS label of exactly 40 characters, the longest component. */
   private static final String COMPONENT = "limits-" + "0123456789".repeat(3) + "abc";
-  /** DNS subdomain names of exactly 253 characters that differ in their last two. */
-  private static final String ID_PREFIX = ("a".repeat(62) + ".").repeat(3) + "b".repeat(61) + "-";
+  /** DNS subdomain names of exactly 205 characters that differ in their last two. */
+  private static final String ID_PREFIX = ("a".repeat(62) + ".").repeat(3) + "b".repeat(13) + "-";
   private static final String ID_1 = ID_PREFIX + "01";
   private static final String ID_2 = ID_PREFIX + "02";
   private static final int SHARDS = 4;
@@ -45,7 +45,7 @@ class LeaseLimitsOnRealServerIT {
   void componentAndReplicaIdsAtTheirLimitsAreAcceptedAndKubectlShowsTheHolderOfEveryShardLease(RealKube kube)
       throws Exception {
     assertThat(COMPONENT).hasSize(40);
-    assertThat(ID_1).hasSize(253);
+    assertThat(ID_1).hasSize(205);
     try (RealReplicas replicas = new RealReplicas(kube, COMPONENT, SHARDS, Duration.ofSeconds(4),
         Duration.ofSeconds(1), false)) {
       replicas.start(ID_1);
@@ -55,9 +55,9 @@ class LeaseLimitsOnRealServerIT {
       Map<String, Lease> members = replicas.leases("member");
       assertThat(members).hasSize(2);
       members.forEach((name, lease) -> {
-        assertThat(name).hasSizeLessThanOrEqualTo(253);
+        assertThat(name).hasSize(253);
         assertThat(lease.getSpec().getHolderIdentity()).isIn(ID_1, ID_2)
-            .isEqualTo(lease.getMetadata().getAnnotations().get(LeaseNames.REPLICA_ID_ANNOTATION));
+            .isEqualTo(LeaseNames.replicaIdOf(COMPONENT, name));
       });
 
       Map<String, String> holders = kubectlHolders(kube);

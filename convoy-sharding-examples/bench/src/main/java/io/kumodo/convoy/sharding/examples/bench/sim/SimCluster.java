@@ -5,9 +5,9 @@
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * R coordinators of one component over one {@link InMemoryLeaseStore}, all on one
  * {@link VirtualTime} as ticker, scheduler and clock: the tests' harness of N coordinators
- * ({@link VirtualCluster}, from core's test-jar), each replica seeing the store through a
+ * ({@link VirtualCluster}, from the test kit convoy-sharding-testing), each replica seeing the store through a
  * {@link WatchCache} and the tests' fault-injecting store without faults, which counts the calls
  * ({@link FaultyLeaseStore}). Replicas join ({@code prime} then {@code start}) and leave
  * ({@code close}, the graceful stop) or crash, and {@link #awaitConverged} advances the time

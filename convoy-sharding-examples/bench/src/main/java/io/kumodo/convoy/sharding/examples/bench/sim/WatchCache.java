@@ -4,12 +4,12 @@
  */
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
-import io.kumodo.convoy.sharding.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseEvent;
 import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

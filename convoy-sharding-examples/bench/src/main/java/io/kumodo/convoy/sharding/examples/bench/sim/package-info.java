@@ -4,7 +4,7 @@
  */
 /**
  * The scale simulator: many {@link io.kumodo.convoy.sharding.Coordinator}s on one
- * {@link io.kumodo.convoy.sharding.InMemoryLeaseStore} in
+ * {@link io.kumodo.convoy.sharding.testing.InMemoryLeaseStore} in
  * {@linkplain io.kumodo.convoy.sharding.testing.VirtualTime virtual time}, with counters for ticks,
  * CPU, lease writes and shard moves, plus the assignment-only study of shards moved per join or
  * leave. Deterministic for a seed; single-threaded.

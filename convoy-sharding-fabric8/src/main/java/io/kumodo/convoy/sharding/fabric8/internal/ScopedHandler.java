@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.fabric8.internal;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.kumodo.convoy.sharding.fabric8.ShardLabels;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The handler a {@link io.kumodo.convoy.sharding.fabric8.ShardScopedInformer} registers on each of its informers: it calls the
+ * user's handler one event at a time across all informers (one shared lock), drops every event
+ * after {@link #stop()}, and, when asked, remembers the last object it delivered per key so a
+ * replacement informer can start from exactly what the user's handler has seen.
+ */
+public final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
+  private final Object lock;
+  private final ResourceEventHandler<? super T> delegate;
+  /** Guarded by lock; null when not tracking. */
+  private final Map<String, T> delivered;
+  /** Guarded by lock. */
+  private boolean stopped;
+
+  public ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track) {
+    this.lock = lock;
+    this.delegate = delegate;
+    this.delivered = track ? new HashMap<>() : null;
+  }
+
+  /** Records {@code objects} as delivered: a replacement informer starts from them. */
+  public void remember(List<T> objects) {
+    synchronized (lock) {
+      if (delivered != null) {
+        for (T obj : objects) {
+          delivered.put(ShardLabels.objectKey(obj), obj);
+        }
+      }
+    }
+  }
+
+  /** True after {@link #stop()}. */
+  public boolean isStopped() {
+    synchronized (lock) {
+      return stopped;
+    }
+  }
+
+  /** Delivers nothing from now on; returns the objects delivered and not deleted. */
+  public List<T> stop() {
+    synchronized (lock) {
+      stopped = true;
+      return delivered == null ? List.of() : new ArrayList<>(delivered.values());
+    }
+  }
+
+  @Override
+  public void onAdd(T obj) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.put(ShardLabels.objectKey(obj), obj);
+      }
+      delegate.onAdd(obj);
+    }
+  }
+
+  @Override
+  public void onUpdate(T oldObj, T newObj) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.put(ShardLabels.objectKey(newObj), newObj);
+      }
+      delegate.onUpdate(oldObj, newObj);
+    }
+  }
+
+  @Override
+  public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      if (delivered != null) {
+        delivered.remove(ShardLabels.objectKey(obj));
+      }
+      delegate.onDelete(obj, deletedFinalStateUnknown);
+    }
+  }
+
+  /** Forwarded as is; fabric8 deprecated it in favour of {@code onList}. */
+  @Deprecated
+  @Override
+  @SuppressWarnings("deprecation")
+  public void onNothing() {
+    synchronized (lock) {
+      if (!stopped) {
+        delegate.onNothing();
+      }
+    }
+  }
+
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
+  public void onBeforeList(String resourceVersion) {
+    synchronized (lock) {
+      if (!stopped) {
+        ListCallbacks.onBeforeList(delegate, resourceVersion);
+      }
+    }
+  }
+
+  /** fabric8 8.0's list callback (not in 7.x: no {@code @Override}); forwarded where it exists. */
+  public void onList(String resourceVersion, boolean synced) {
+    synchronized (lock) {
+      if (!stopped) {
+        ListCallbacks.onList(delegate, resourceVersion, synced);
+      }
+    }
+  }
+}
