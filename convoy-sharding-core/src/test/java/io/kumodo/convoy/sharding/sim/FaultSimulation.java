@@ -113,6 +113,11 @@ public final class FaultSimulation {
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
   }
 
+  /** The checks, for the application's reconcile windows ({@link SimApp}). */
+  SimChecker checker() {
+    return checker;
+  }
+
   /** A builder with small defaults: 3 replicas, 8 shards, 30 s lease, 10 s renew, 12 faults in 10 min. */
   public static Builder builder() {
     return new Builder();

@@ -6,7 +6,9 @@ package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * The promises a {@link FaultSimulation} checks: no shard owned by two replicas at any virtual
@@ -24,10 +26,100 @@ final class SimChecker {
   /** Per shard: the token its last owner seen reported. */
   private final long[] lastToken;
 
+  /** The reconciles running now ({@link SimApp}), in the order they entered. */
+  private final List<Window> windows = new ArrayList<>();
+  /** Per shard: when an operator last took its lease from under its holder ({@link #takenFromUnder}); -1 never. */
+  private final long[] takenAt;
+
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
     this.lastOwner = new SimReplica[sim.shards];
     this.lastToken = new long[sim.shards];
+    this.takenAt = new long[sim.shards];
+    java.util.Arrays.fill(takenAt, -1);
+  }
+
+  /**
+   * A reconcile of {@code shard} by {@code replica} between {@code enterShard} and {@code
+   * exitShard}; excused once its process was paused or cut off from the store (partitioned,
+   * flaky, throwing) while it ran, or an operator took its lease from under it ({@link
+   * #takenFromUnder}): then its lease may expire or go under it, which only a fencing token
+   * guards against (docs/guarantees.md).
+   */
+  static final class Window {
+    private final SimReplica replica;
+    private final int shard;
+    private final long entered;
+    private boolean excused;
+
+    Window(SimReplica replica, int shard, long entered) {
+      this.replica = replica;
+      this.shard = shard;
+      this.entered = entered;
+    }
+
+    int shard() {
+      return shard;
+    }
+  }
+
+  /** A reconcile entered. */
+  Window entered(SimReplica replica, int shard) {
+    Window w = new Window(replica, shard, sim.time.read());
+    // Entered in an ownership period that began before an operator took the lease: the holder
+    // may not have heard of it yet (a lagging watch), so it is excused too.
+    w.excused = takenAt[shard] >= replica.acquiredAt[shard];
+    windows.add(w);
+    return w;
+  }
+
+  /**
+   * An operator deleted the lease of {@code shard} or rewrote its holder or renew time: its
+   * holder's running reconciles, and those it enters before it hears of it, are excused, since no holder can keep a lease it no longer has.
+   */
+  void takenFromUnder(int shard) {
+    takenAt[shard] = sim.time.read();
+    for (Window w : windows) {
+      if (w.shard == shard) {
+        w.excused = true;
+      }
+    }
+  }
+
+  /** A reconcile exited. */
+  void exited(Window window) {
+    windows.remove(window);
+  }
+
+  /**
+   * Safety per object, run after every virtual task: no two processes inside {@code
+   * enterShard..exitShard} of one shard at once, unless the earlier one's process was paused or
+   * cut off from the store since it entered (a crashed or closed process's reconciles end with
+   * it). A graceful handover, a drain and a close of the holder keep the lease until its
+   * reconciles exit, so none of them may let a second reconcile of the shard start.
+   */
+  private void checkWindows() {
+    long now = sim.time.read();
+    windows.removeIf(w -> !w.replica.running());
+    for (Window w : windows) {
+      SimStore s = w.replica.store;
+      if (w.replica.scheduler.pausedUntil > now || s.partitionedUntil > now || s.flakyUntil > now
+          || s.errorsUntil > now) {
+        w.excused = true;
+      }
+    }
+    for (int i = 0; i < windows.size(); i++) {
+      Window a = windows.get(i);
+      for (int j = i + 1; j < windows.size(); j++) {
+        Window b = windows.get(j);
+        if (a.shard == b.shard && a.replica != b.replica && !a.excused) {
+          sim.violation("safety: at " + sim.time.elapsed() + " shard " + a.shard + " reconciled by " + a.replica.name
+              + " (entered " + java.time.Duration.ofNanos(a.entered) + ") and " + b.replica.name + " (entered "
+              + java.time.Duration.ofNanos(b.entered) + ")");
+          return;
+        }
+      }
+    }
   }
 
   /**
@@ -50,6 +142,10 @@ final class SimChecker {
 
   /** Safety, run after every virtual task: no shard has two owners; tokens never go backwards. */
   void afterEachTask() {
+    if (sim.failed()) {
+      return;
+    }
+    checkWindows();
     if (sim.failed()) {
       return;
     }

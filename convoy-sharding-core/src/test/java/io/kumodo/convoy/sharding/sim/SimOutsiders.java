@@ -147,6 +147,8 @@ final class SimOutsiders {
       }
       if (lease.key().role() == LeaseRole.MEMBER) {
         sim.drains.memberLeaseDeleted(lease.key().replicaId());
+      } else {
+        sim.checker().takenFromUnder(lease.key().shard());
       }
     }
     sim.note(what + String.join("", notes));
@@ -155,6 +157,9 @@ final class SimOutsiders {
   private static void edit(FaultSimulation sim, Lease lease, Lease edited, String what) {
     List<String> notes = accomplices(sim, List.of(lease));
     sim.store.put(edited);
+    if (lease.key().role() == LeaseRole.SHARD) {
+      sim.checker().takenFromUnder(lease.key().shard());
+    }
     sim.note("outsider edits " + describe(lease) + ": " + what + String.join("", notes));
   }
 

@@ -44,9 +44,13 @@ final class SimReplica {
   final Set<Integer> replay = new TreeSet<>();
   /** Shards in {@link #replay} that this process was seen not to own since it was told of them. */
   final Set<Integer> lapsed = new TreeSet<>();
+  /** Per shard: when OnChange last told this process it acquired it (virtual nanoseconds). */
+  final long[] acquiredAt;
   /** How this process sees the store: with a watch, a lagging one, or none. */
   final SimViews.View view;
   private final FaultSimulation sim;
+  /** Its application: reconciles of the shards it owns. */
+  private final SimApp app;
   private final WallClock wall;
   private final long tickerBase;
   /** Its clock rate drift: its ticker runs at 1 + drift. */
@@ -65,6 +69,7 @@ final class SimReplica {
     this.id = id;
     this.name = name;
     this.view = view;
+    this.acquiredAt = new long[sim.shards];
     VirtualTime time = sim.time;
     Random random = sim.random;
     long storeSeed = random.nextLong();
@@ -73,6 +78,7 @@ final class SimReplica {
     // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
     this.wall = new WallClock(time, offset.toNanos());
+    this.app = new SimApp(this, sim, storeSeed * 31 + 7);
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
     this.ticker = drifting;
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
@@ -158,6 +164,7 @@ final class SimReplica {
       }
     }
     for (int s : change.acquired()) {
+      acquiredAt[s] = sim.time.read();
       if (!replay.add(s)) {
         sim.violation("OnChange: " + name + " acquired shard " + s + " twice at " + sim.time.elapsed());
       }
@@ -167,6 +174,7 @@ final class SimReplica {
     }
     sim.note("  " + name + " +" + change.acquired() + " -" + change.released());
     sim.drains.checkHandover(this, change);
+    app.onChange(change);
   }
 
   /** A wall clock on the virtual time whose offset can step. */

@@ -1,0 +1,78 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.sim;
+
+import io.kumodo.convoy.sharding.ShardChange;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The application of one {@link SimReplica}: a controller whose OnChange enqueues the shards it
+ * acquired (and, now and then, all it owns), and whose worker reconciles a queued shard inside
+ * {@code enterShard(shard)} (only if it returns true) .. {@code exitShard(shard)}. A reconcile
+ * lasts a seeded time: most a few milliseconds, some up to R, a few up to L/2, so reconciles are
+ * in flight when faults hit (a pause delays the exit, a crash never exits, a close and a drain land
+ * while they run). Each ended reconcile of a shard still owned is followed, after R/2 to 2R, by
+ * another (a resync), so a shard is reconciled now and then for as long as it is owned. The
+ * reconciles run on the process's own scheduler, so pauses and crashes reach them too. Its
+ * windows are checked by {@link SimChecker#checkWindows()}. Draws come from a random of its own
+ * (seeded from the process's seed), so the schedule's draws stay as they were.
+ */
+final class SimApp {
+  private final SimReplica replica;
+  private final FaultSimulation sim;
+  private final Random random;
+  /** Shards queued or being reconciled: a shard is in the queue at most once. */
+  private final Set<Integer> busy = new HashSet<>();
+
+  SimApp(SimReplica replica, FaultSimulation sim, long seed) {
+    this.replica = replica;
+    this.sim = sim;
+    this.random = new Random(seed);
+  }
+
+  /** OnChange: enqueue each acquired shard, and with a chance of one in four every owned one. */
+  void onChange(ShardChange change) {
+    boolean all = random.nextInt(4) == 0;
+    for (int s : all ? change.owned() : change.acquired()) {
+      enqueue(s, (long) (random.nextDouble() * sim.renew.toNanos() / 20));
+    }
+  }
+
+  private void enqueue(int shard, long delay) {
+    if (busy.add(shard)) {
+      replica.scheduler.schedule(() -> reconcile(shard), delay, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void reconcile(int shard) {
+    if (!replica.running() || !replica.coordinator.enterShard(shard)) {
+      busy.remove(shard);
+      return;
+    }
+    SimChecker.Window window = sim.checker().entered(replica, shard);
+    replica.scheduler.schedule(() -> exit(window), duration(), TimeUnit.NANOSECONDS);
+  }
+
+  private void exit(SimChecker.Window window) {
+    int shard = window.shard();
+    sim.checker().exited(window);
+    replica.coordinator.exitShard(shard);
+    busy.remove(shard);
+    if (replica.running() && replica.coordinator.owns(shard)) {
+      long r = sim.renew.toNanos();
+      enqueue(shard, r / 2 + (long) (random.nextDouble() * r * 3 / 2));
+    }
+  }
+
+  /** Most reconciles take up to 50 ms, one in four up to R, one in ten up to L/2. */
+  private long duration() {
+    int kind = random.nextInt(20);
+    long bound = kind < 2 ? sim.lease.toNanos() / 2 : kind < 7 ? sim.renew.toNanos() : 50_000_000L;
+    return 1 + (long) (random.nextDouble() * bound);
+  }
+}
