@@ -83,6 +83,12 @@ public final class FaultSimulation {
   final List<SimReplica> replicas = new ArrayList<>();
   private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
   private final List<SimFault> catalogue;
+  /**
+   * The faults after which no shard may stay unowned longer than a tick plus the listing's lag
+   * plus its running reconciles: an outside write of an annotation, drains and undrains (by the
+   * API and by an operator's mark).
+   */
+  private final java.util.Set<SimFault> soft;
   private final SimChecker checker;
   private final SimOrphanGauges gauges;
   final SimDrains drains = new SimDrains(this);
@@ -90,6 +96,14 @@ public final class FaultSimulation {
   private final List<String> violations = new ArrayList<>();
   private int nextId;
   private long lastFaultEnd;
+  /**
+   * The end of the last hard fault: any but a soft one ({@link #soft}); the precise liveness
+   * check ({@link SimChecker}) attributes only the unowned stretches of quiet times, at least
+   * {@link #bound()} after it.
+   */
+  long hardUntil;
+  /** True while a soft fault is being injected: its end does not move {@link #hardUntil}. */
+  private boolean injectingSoft;
   /** Set once the lagging watches were healed: a process started later gets a watch without lag. */
   private boolean lagsHealed;
 
@@ -107,6 +121,7 @@ public final class FaultSimulation {
     this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
     this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.leaseDurationFaults);
+    this.soft = SimFaults.soft(catalogue);
     this.random = new Random(b.seed);
     this.checker = new SimChecker(this); // after shards
     this.gauges = new SimOrphanGauges(this); // after shards and the store
@@ -178,8 +193,11 @@ public final class FaultSimulation {
       if (failed()) {
         break;
       }
-      catalogue.get(random.nextInt(catalogue.size())).inject(this);
-      lastFaultEnd = Math.max(lastFaultEnd, time.read());
+      SimFault fault = catalogue.get(random.nextInt(catalogue.size()));
+      injectingSoft = soft.contains(fault);
+      fault.inject(this);
+      faultEnds(time.read());
+      injectingSoft = false;
     }
     healLags();
     advanceTo(Math.max(time.read(), lastFaultEnd));
@@ -203,6 +221,7 @@ public final class FaultSimulation {
         settled = -1;
       }
     }
+    checker.endStretches();
     if (!failed()) {
       if (settled < 0 || settled > deadline) {
         violation("liveness: not every shard owned within " + bound() + " of the last fault; owners: "
@@ -245,7 +264,7 @@ public final class FaultSimulation {
     SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, lease, offset, SimViews.choose(this));
     if (lagsHealed) {
       // Started after the lags ended (a rolling change's later replacements): its watch does not lag.
-      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+      faultEnds(r.view.heal());
     }
     replicas.add(r);
     gauges.attach(r);
@@ -325,7 +344,14 @@ public final class FaultSimulation {
 
   /** A fault acts until {@code until} (a scheduled step of it, say): the liveness bound counts from there at the earliest. */
   void extendFaultsTo(long until) {
+    faultEnds(until);
+  }
+
+  private void faultEnds(long until) {
     lastFaultEnd = Math.max(lastFaultEnd, until);
+    if (!injectingSoft) {
+      hardUntil = Math.max(hardUntil, until);
+    }
   }
 
   /** For a trace: how long from now until {@code until}. */
@@ -349,7 +375,7 @@ public final class FaultSimulation {
   private void healLags() {
     lagsHealed = true;
     for (SimReplica r : replicas) {
-      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+      faultEnds(r.view.heal());
     }
   }
 

@@ -31,12 +31,28 @@ final class SimChecker {
   /** Per shard: when an operator last took its lease from under its holder ({@link #takenFromUnder}); -1 never. */
   private final long[] takenAt;
 
+  /** Per shard: since when no running process owns it (drained and no-live-replica times excluded); -1 when owned. */
+  private final long[] unownedSince;
+  /** Per shard: {@link FaultSimulation#hardUntil} when its stretch began. */
+  private final long[] hardAtStart;
+  /** Per shard: how long, within its stretch, a reconcile of it ran. */
+  private final long[] reconcileWait;
+  /** Per shard: the largest listing lag of a running process within its stretch. */
+  private final long[] lagWait;
+  /** When {@link #afterEachTask} last ran. */
+  private long lastCheck;
+
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
     this.lastOwner = new SimReplica[sim.shards];
     this.lastToken = new long[sim.shards];
     this.takenAt = new long[sim.shards];
     java.util.Arrays.fill(takenAt, -1);
+    this.unownedSince = new long[sim.shards];
+    java.util.Arrays.fill(unownedSince, -1);
+    this.hardAtStart = new long[sim.shards];
+    this.reconcileWait = new long[sim.shards];
+    this.lagWait = new long[sim.shards];
   }
 
   /**
@@ -170,6 +186,86 @@ final class SimChecker {
       if (first != null) {
         checkToken(shard, first);
       }
+      stretch(shard, first != null);
+    }
+    lastCheck = sim.time.read();
+  }
+
+  /**
+   * Precise liveness, run after every virtual task: a stretch of time in which no running process
+   * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
+   * most a tick R (on the slowest clock) plus the waits that apply: the listing's lag of a
+   * process, and the time reconciles of the shard ran (a released Lease is freed only once they
+   * exit). Checked in quiet times: from {@link FaultSimulation#bound()} after the last hard fault
+   * ({@link FaultSimulation#hardUntil}; a crash, pause, partition, restart, delete... brings the
+   * create wait and the expiry of a holder that stopped renewing, which the coarse bound covers)
+   * to the end of the stretch, with no hard fault in between.
+   */
+  private void stretch(int shard, boolean owned) {
+    long now = sim.time.read();
+    boolean counted = !owned && !noLiveReplica() && !sim.drains.shardDrained(shard);
+    if (!counted) {
+      endStretch(shard, now);
+      return;
+    }
+    if (unownedSince[shard] < 0) {
+      unownedSince[shard] = now;
+      hardAtStart[shard] = sim.hardUntil;
+      reconcileWait[shard] = 0;
+      lagWait[shard] = 0;
+      return;
+    }
+    long dt = now - lastCheck;
+    for (Window w : windows) {
+      if (w.shard == shard) {
+        reconcileWait[shard] += dt;
+        break;
+      }
+    }
+    for (SimReplica r : sim.replicas) {
+      if (r.running() && r.view.lagging() != null) {
+        lagWait[shard] = Math.max(lagWait[shard], r.view.lagging().lagNanos());
+      }
+    }
+  }
+
+  private boolean noLiveReplica() {
+    for (SimReplica r : sim.replicas) {
+      if (r.running() && !r.coordinator.isDrained()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Ends the stretch of {@code shard}, if one runs, at {@code now} and checks it. */
+  private void endStretch(int shard, long now) {
+    long start = unownedSince[shard];
+    unownedSince[shard] = -1;
+    if (start < 0 || sim.failed()) {
+      return;
+    }
+    long quietFrom = hardAtStart[shard] + sim.bound().toNanos();
+    if (start < quietFrom || sim.hardUntil != hardAtStart[shard]) {
+      return; // not a quiet stretch: the coarse bound covers it
+    }
+    long tick = (long) Math.ceil(sim.renew.toNanos() / (1 - sim.maxDrift));
+    long allowed = tick + lagWait[shard] + reconcileWait[shard];
+    if (now - start > allowed) {
+      sim.violation("liveness: shard " + shard + " unowned from " + java.time.Duration.ofNanos(start) + " to "
+          + java.time.Duration.ofNanos(now) + " (" + java.time.Duration.ofNanos(now - start)
+          + "), in quiet time (last hard fault ended " + java.time.Duration.ofNanos(hardAtStart[shard])
+          + "); waits that applied: tick " + java.time.Duration.ofNanos(tick) + ", listing lag "
+          + java.time.Duration.ofNanos(lagWait[shard]) + ", running reconciles "
+          + java.time.Duration.ofNanos(reconcileWait[shard]) + "; allowed " + java.time.Duration.ofNanos(allowed)
+          + "; owners: " + ownersTable());
+    }
+  }
+
+  /** At the end of a run: the stretches still running end now and are checked. */
+  void endStretches() {
+    for (int shard = 0; shard < sim.shards; shard++) {
+      endStretch(shard, sim.time.read());
     }
   }
 

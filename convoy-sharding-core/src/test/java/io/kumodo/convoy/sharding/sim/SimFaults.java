@@ -40,6 +40,9 @@ final class SimFaults {
     all.addAll(SimDrains.faults());
     all.addAll(SimErrors.faults());
     all.addAll(SimOutsiders.faults());
+    if (SimOutsiders.OVERLONG_DURATIONS) {
+      all.add(SimOutsiders::strangerDeclaringCenturies);
+    }
     all.addAll(SimClocks.faults());
     if (sameId) {
       all.addAll(SimSameId.faults());
@@ -48,6 +51,18 @@ final class SimFaults {
       all.addAll(SimLeaseDurations.faults());
     }
     return List.copyOf(all);
+  }
+
+  /** The soft faults of {@code catalogue} ({@link FaultSimulation#hardUntil}): SimFaults::outsideTouch and SimDrains' marks. */
+  static java.util.Set<SimFault> soft(List<SimFault> catalogue) {
+    java.util.Set<SimFault> soft = new java.util.HashSet<>();
+    soft.add(catalogue.get(7)); // outsideTouch
+    List<SimFault> drains = SimDrains.faults();
+    int from = 8;
+    for (int i = 0; i < drains.size() - 1; i++) { // all but stopADrainedReplica, the last
+      soft.add(catalogue.get(from + i));
+    }
+    return soft;
   }
 
   /** A running replica stops ticking, without releasing anything (kept running if it is the last). */
