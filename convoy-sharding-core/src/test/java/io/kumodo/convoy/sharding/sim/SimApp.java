@@ -35,8 +35,25 @@ final class SimApp {
     this.random = new Random(seed);
   }
 
-  /** OnChange: enqueue each acquired shard, and with a chance of one in four every owned one. */
+  /**
+   * OnChange: enqueue each acquired shard, and with a chance of one in four every owned one. One
+   * callback in three calls back into its coordinator first ({@code ownedShards()}, {@code owns},
+   * {@code fencingToken}, {@code inFlight}): that must neither deadlock (virtual time would stop)
+   * nor throw.
+   */
   void onChange(ShardChange change) {
+    if (random.nextInt(3) == 0) {
+      try {
+        for (int s : replica.coordinator.ownedShards()) {
+          replica.coordinator.owns(s);
+          replica.coordinator.fencingToken(s);
+          replica.coordinator.inFlight(s);
+        }
+      } catch (RuntimeException e) {
+        sim.violation("OnChange: " + replica.name + " calling back into its coordinator at " + sim.time.elapsed()
+            + " threw " + e);
+      }
+    }
     boolean all = random.nextInt(4) == 0;
     for (int s : all ? change.owned() : change.acquired()) {
       enqueue(s, (long) (random.nextDouble() * sim.renew.toNanos() / 20));
