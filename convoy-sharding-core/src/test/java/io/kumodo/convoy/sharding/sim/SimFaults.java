@@ -122,12 +122,17 @@ final class SimFaults {
     sim.note("GC pause " + r.name + " for " + sim.left(until));
   }
 
-  /** Another writer changes an annotation of a shard lease (a new version, nothing else). */
+  /**
+   * Another writer adds an annotation to a shard lease, as {@code kubectl annotate} does (a new
+   * version, nothing else: the holder's annotations stay).
+   */
   static void outsideTouch(FaultSimulation sim) {
     int shard = sim.random.nextInt(sim.shards);
     Lease l = sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard));
     if (l != null) {
-      sim.store.put(l.withAnnotations(Map.of("touched", Long.toString(sim.time.read()))));
+      Map<String, String> annotations = new java.util.HashMap<>(l.annotations());
+      annotations.put("touched", Long.toString(sim.time.read()));
+      sim.store.put(l.withAnnotations(annotations));
       sim.note("outside write to the lease of shard " + shard + " (holder " + l.holder() + ")");
     }
   }
