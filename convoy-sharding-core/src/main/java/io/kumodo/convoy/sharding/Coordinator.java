@@ -66,8 +66,7 @@ public final class Coordinator implements AutoCloseable {
   private final TickRule rule;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final DrainFutures drains = new DrainFutures();
-  // Lock order: tickLock (in ticks), then scheduleLock (in wakeUps), then idleLock (in ticks);
-  // scheduleLock and idleLock are never held together, and no tick runs under scheduleLock.
+  // Lock order: tickLock (in ticks), then scheduleLock (in wakeUps); no tick runs under scheduleLock.
   /** Runs one tick at a time (tick lock) and frees the leases once at close. */
   private final TickRunner ticks;
   /** When the ticks run: regular, expiry and event-driven wake-ups, under one lock of its own. */

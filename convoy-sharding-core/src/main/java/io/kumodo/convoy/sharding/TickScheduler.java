@@ -22,8 +22,7 @@ import org.slf4j.LoggerFactory;
  * pending; an earlier one replaces a later one.
  *
  * <p>Everything here is guarded by one lock, {@link #scheduleLock}. Lock order of a coordinator:
- * tickLock ({@link TickRunner}), then scheduleLock (here), then idleLock ({@link TickRunner});
- * in fact scheduleLock and idleLock are never held together, and under scheduleLock only the
+ * tickLock ({@link TickRunner}), then scheduleLock (here); under scheduleLock only the
  * {@link Scheduler} is called (to schedule or cancel), never a tick.
  */
 final class TickScheduler {

@@ -20,6 +20,25 @@ import io.kumodo.convoy.sharding.LeaseAnnotations;
  *       or the create wait lasts, then written free.
  * </ul>
  *
+ * <p><b>The create wait.</b> After this replica creates a shard lease, the shard counts as owned
+ * only a lease duration after the create (counted from the tick's reading after the listing that
+ * showed the lease missing), and its lease is not freed before then. A shard lease is missing
+ * either because nobody ever held it or because somebody deleted it (an operator's {@code kubectl
+ * delete}, a cleanup job). In the second case its last holder may still act on the shard until its
+ * fencing deadline: a lease duration less the margin after its last renewal was sent. Nothing this
+ * replica can list tells which case it is, nor who that holder was: the member leases may be gone
+ * too, its watch may lag or be missing, a listing may miss a lease that was created and deleted
+ * between two ticks, and a wall clock may make any holder look dead. But the holder's last renewal
+ * was sent before the delete, and the delete happened before the listing that showed the lease
+ * missing, which returned before the tick read its clock. So a lease duration after that reading,
+ * the earlier holder's fencing deadline has passed, as for an expiry, whatever this replica saw or
+ * did not see. That holder may run with a longer {@code --lease-duration} (a rolling update
+ * changing it), so the wait is the longest duration the member leases this replica listed declare,
+ * if longer than its own ({@link Listing#createWait()}). Until then the lease is held (renewed, so
+ * peers find it taken) but not owned; a lease freed in that wait would let a peer take it and own
+ * it at once, so it is kept until the wait is over. A fresh installation therefore waits a lease
+ * duration for its first ownership.
+ *
  * <p>What every kind carries, whatever the kind, is its {@link Memory}. Every state is an
  * immutable value: a tick computes the next one ({@link Protocol#decide}), and the answer to a
  * write moves it ({@link Protocol#answered}).

@@ -278,6 +278,29 @@ class ProtocolTest {
   }
 
   @Test
+  void aLeaseCreatedForAnotherReplicaIsKeptNotFreedUntilItsCreateWaitEndsAndAsksForATickThen() {
+    Memory creating = memory().created(NOW - R, L).wrote(FencingTokens.of(MINE));
+    Plan plan = PROTOCOL.decide(listing(false, MINE, L), new ShardState[] {new ShardState.Held(creating, MINE)});
+
+    assertThat(plan.states()[0]).isInstanceOf(ShardState.Releasing.class);
+    assertThat(plan.releases()).singleElement().satisfies(r -> {
+      assertThat(r.write(false).kind()).isEqualTo(Write.Kind.KEEP);
+      assertThat(r.write(true).kind()).isEqualTo(Write.Kind.KEEP);
+    });
+    assertThat(plan.wakeAt()).isEqualTo(NOW - R + L);
+  }
+
+  @Test
+  void aDrainedReplicaCreatesNoLeaseItDoesNotWant() {
+    Listing drained = new Listing(OPTIONS, NOW, WALL, true, List.of(), List.of(), true, false, JUST_SEEN, l -> 0,
+        new long[] {0}, L);
+
+    Plan plan = PROTOCOL.decide(drained, new ShardState[] {free()});
+    assertThat(plan.live()).isEmpty();
+    assertThat(plan.acquires()).isEmpty();
+  }
+
+  @Test
   void aTickWithoutAListingRenewsWhatItHoldsAndNothingElse() {
     Plan plan = PROTOCOL.renewHeld(WALL, new ShardState[] {held()});
 
