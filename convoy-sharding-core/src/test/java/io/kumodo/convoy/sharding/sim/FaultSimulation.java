@@ -179,6 +179,14 @@ public final class FaultSimulation {
       checker.afterEachTask();
       gauges.afterEachTask();
     });
+    String debugKey = System.getProperty("convoy.sim.debugKey");
+    if (debugKey != null) {
+      store.watch(COMPONENT, e -> {
+        if (e.key().toString().equals(debugKey)) {
+          note("DEBUG " + e);
+        }
+      });
+    }
     for (int i = 0; i < initialReplicas; i++) {
       note("start " + startReplica(newId()).describe());
     }
@@ -351,6 +359,17 @@ public final class FaultSimulation {
     lastFaultEnd = Math.max(lastFaultEnd, until);
     if (!injectingSoft) {
       hardUntil = Math.max(hardUntil, until);
+    }
+  }
+
+  /**
+   * Another writer rewrote the member Lease of {@code id} (an operator's undrain): if no process of
+   * {@code id} runs, peers count that dead member live for a lease duration from the new version, as
+   * they would a holder that stopped renewing just now, so the fault is hard however it came.
+   */
+  void memberLeaseRewritten(String id) {
+    if (running(id).isEmpty()) {
+      hardUntil = Math.max(hardUntil, time.read());
     }
   }
 

@@ -43,8 +43,10 @@ final class SimChecker {
   private final long[] hardAtStart;
   /** Per shard: how long, within its stretch, a reconcile of it ran. */
   private final long[] reconcileWait;
-  /** Per shard: whether its Lease was missing within its stretch (the create wait applies). */
+  /** Per shard: whether its Lease was missing or created within its stretch (the create wait applies). */
   private final boolean[] createWait;
+  /** Per shard: when its stretch began, on the store's clock (that of the Leases' creation times). */
+  private final java.time.Instant[] startedAt;
   /** Per shard: the largest listing lag of a running process within its stretch. */
   private final long[] lagWait;
   /** When {@link #afterEachTask} last ran. */
@@ -62,6 +64,7 @@ final class SimChecker {
     this.reconcileWait = new long[sim.shards];
     this.lagWait = new long[sim.shards];
     this.createWait = new boolean[sim.shards];
+    this.startedAt = new java.time.Instant[sim.shards];
   }
 
   /**
@@ -204,8 +207,8 @@ final class SimChecker {
    * Precise liveness, run after every virtual task: a stretch of time in which no running process
    * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
    * most a tick R (on the slowest clock) plus the waits that apply: the listing's lag of a
-   * process, the create wait L (on the slowest clock) when its Lease was missing (deleted while no
-   * undrained replica ran), and the time reconciles of the shard ran (a released Lease is freed only once they
+   * process, the create wait L (on the slowest clock) when its Lease was missing or created within
+   * the stretch (deleted while no undrained replica ran), and the time reconciles of the shard ran (a released Lease is freed only once they
    * exit). Checked in quiet times: from {@link FaultSimulation#bound()} after the last hard fault
    * ({@link FaultSimulation#hardUntil}; a crash, pause, partition, restart, delete... brings the
    * create wait and the expiry of a holder that stopped renewing, which the coarse bound covers)
@@ -224,10 +227,14 @@ final class SimChecker {
       reconcileWait[shard] = 0;
       lagWait[shard] = 0;
       createWait[shard] = false;
+      startedAt[shard] = sim.time.clock().instant();
     }
-    if (!createWait[shard] && sim.store.get(io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard))
-        == null) {
-      createWait[shard] = true;
+    if (!createWait[shard]) {
+      // Missing, or created since the stretch began (in the task that began it, say: an undrained
+      // replica creating the Leases an outsider deleted while it was drained); a creation time has
+      // whole seconds, as Kubernetes' has.
+      Lease lease = sim.store.get(io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+      createWait[shard] = lease == null || lease.created() != null && !lease.created().isBefore(startedAt[shard].truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     }
     if (unownedSince[shard] == now) {
       return;
@@ -276,7 +283,9 @@ final class SimChecker {
           + "); waits that applied: tick " + java.time.Duration.ofNanos(tick) + ", listing lag "
           + java.time.Duration.ofNanos(lagWait[shard]) + ", running reconciles "
           + java.time.Duration.ofNanos(reconcileWait[shard]) + ", create wait " + java.time.Duration.ofNanos(create)
-          + "; allowed " + java.time.Duration.ofNanos(allowed)
+          + "; allowed " + java.time.Duration.ofNanos(allowed) + "; its Lease now: " + sim.store.get(
+              io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard)) + ", stretch began at "
+          + startedAt[shard]
           + "; owners: " + ownersTable());
     }
   }

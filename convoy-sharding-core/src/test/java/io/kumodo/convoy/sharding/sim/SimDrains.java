@@ -93,6 +93,9 @@ final class SimDrains {
       return;
     }
     sim.store.put(lease.withAnnotations(marked(lease.annotations(), mark)));
+    if (!mark) {
+      sim.memberLeaseRewritten(id);
+    }
     if (mark) {
       operatorMarked.add(id);
     } else {
@@ -185,6 +188,7 @@ final class SimDrains {
       Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
       if (lease != null && LeaseAnnotations.isDrained(lease)) {
         sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
+        sim.memberLeaseRewritten(id);
       }
     }
     operatorMarked.clear();
