@@ -82,6 +82,10 @@ public final class FaultSimulation {
   /** Every process started, in order (several may share an ID; crashed and stopped ones stay). */
   final List<SimReplica> replicas = new ArrayList<>();
   private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
+  /** Per replica ID: whether its processes close with {@code keepMembershipOnClose} (one ID in three). */
+  private final Map<String, Boolean> keepsMembership = new LinkedHashMap<>();
+  /** The draws of {@link #keepsMembership}, apart from the schedule's. */
+  private final Random keepDraws;
   private final List<SimFault> catalogue;
   /**
    * The faults after which no shard may stay unowned longer than a tick plus the listing's lag
@@ -123,6 +127,7 @@ public final class FaultSimulation {
     this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.leaseDurationFaults);
     this.soft = SimFaults.soft(catalogue);
     this.random = new Random(b.seed);
+    this.keepDraws = new Random(~b.seed);
     this.checker = new SimChecker(this); // after shards
     this.gauges = new SimOrphanGauges(this); // after shards and the store
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
@@ -209,6 +214,9 @@ public final class FaultSimulation {
     }
     healLags();
     advanceTo(Math.max(time.read(), lastFaultEnd));
+    for (SimReplica r : replicas) {
+      r.app.disarm();
+    }
     healAll();
     drains.undrainReplicas();
     long settleStart = time.read();
@@ -278,6 +286,11 @@ public final class FaultSimulation {
     gauges.attach(r);
     cluster.start(r.replica);
     return r;
+  }
+
+  /** Whether the processes of {@code id} close with {@code keepMembershipOnClose}: drawn once per ID. */
+  boolean keepsMembership(String id) {
+    return keepsMembership.computeIfAbsent(id, k -> keepDraws.nextInt(3) == 0);
   }
 
   /** The longest lease duration a process of the run was started with. */

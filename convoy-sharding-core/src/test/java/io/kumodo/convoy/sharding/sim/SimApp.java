@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * another (a resync), so a shard is reconciled now and then for as long as it is owned. The
  * reconciles run on the process's own scheduler, so pauses and crashes reach them too. Its
  * windows are checked by {@link SimChecker#checkWindows()}. Draws come from a random of its own
- * (seeded from the process's seed), so the schedule's draws stay as they were.
+ * (seeded from the process's seed), so the schedule's draws stay as they were. A fault of its
+ * family ({@link #faults}) asks a process's next OnChange callback to call {@code drain()} or
+ * {@code close()} on its coordinator, from the coordinator's tick thread.
  */
 final class SimApp {
   private final SimReplica replica;
@@ -28,6 +30,37 @@ final class SimApp {
   private final Random random;
   /** Shards queued or being reconciled: a shard is in the queue at most once. */
   private final Set<Integer> busy = new HashSet<>();
+  /** A call into the coordinator that its next OnChange callback makes ({@link #arm}), or null. */
+  private Call armed;
+  /** Until when {@link #armed} holds (virtual nanoseconds). */
+  private long armedUntil;
+
+  /** The calls a fault asks the next callback to make: {@code drain()} or {@code close()}. */
+  enum Call { DRAIN, CLOSE }
+
+  /** A callback asked to drain its replica; soft: it brings no wait but the drain's. */
+  static final SimFault DRAIN_FROM_CALLBACK = sim -> arm(sim, Call.DRAIN);
+  /** A callback asked to close its coordinator (a controller giving up); hard, as a graceful stop is. */
+  static final SimFault CLOSE_FROM_CALLBACK = sim -> arm(sim, Call.CLOSE);
+
+  /** The faults of this family, in a fixed order. */
+  static java.util.List<SimFault> faults() {
+    return java.util.List.of(DRAIN_FROM_CALLBACK, CLOSE_FROM_CALLBACK);
+  }
+
+  /** At the end of the faults: no callback calls {@code drain()} or {@code close()} any more. */
+  void disarm() {
+    armed = null;
+  }
+
+  /** The next OnChange callback of a running process within up to 2L calls {@code call}; nothing happens if none comes. */
+  private static void arm(FaultSimulation sim, Call call) {
+    SimReplica r = sim.pick(sim.running());
+    r.app.armed = call;
+    r.app.armedUntil = sim.faultUntil(2 * sim.lease.toNanos());
+    sim.note("the next OnChange callback of " + r.name + " within " + sim.left(r.app.armedUntil) + " calls "
+        + (call == Call.DRAIN ? "drain()" : "close()"));
+  }
 
   SimApp(SimReplica replica, FaultSimulation sim, long seed) {
     this.replica = replica;
@@ -42,6 +75,17 @@ final class SimApp {
    * nor throw.
    */
   void onChange(ShardChange change) {
+    if (armed != null && sim.time.read() < armedUntil && replica.running()) {
+      Call call = armed;
+      armed = null;
+      if (call == Call.DRAIN) {
+        sim.drains.drain(replica, "drain() from the OnChange callback of ");
+      } else if (sim.running().size() > 1) { // the last running process stays, as with a graceful stop
+        sim.note("close() from the OnChange callback of " + replica.name);
+        replica.stopFromCallback();
+        return;
+      }
+    }
     if (random.nextInt(3) == 0) {
       try {
         for (int s : replica.coordinator.ownedShards()) {

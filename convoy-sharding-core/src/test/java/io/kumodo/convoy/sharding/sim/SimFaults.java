@@ -16,7 +16,8 @@ import java.util.Map;
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
  * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
  * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
- * clocks ({@link SimClocks}) and two processes with one replica ID ({@link SimSameId}).
+ * clocks ({@link SimClocks}), drains and closes from OnChange callbacks ({@link SimApp}) and two
+ * processes with one replica ID or a pod back under its name ({@link SimSameId}).
  */
 final class SimFaults {
   private SimFaults() {}
@@ -44,6 +45,7 @@ final class SimFaults {
       all.add(SimOutsiders::strangerDeclaringCenturies);
     }
     all.addAll(SimClocks.faults());
+    all.addAll(SimApp.faults());
     if (sameId) {
       all.addAll(SimSameId.faults());
     }
@@ -53,7 +55,10 @@ final class SimFaults {
     return List.copyOf(all);
   }
 
-  /** The soft faults of {@code catalogue} ({@link FaultSimulation#hardUntil}): SimFaults::outsideTouch and SimDrains' marks. */
+  /**
+   * The soft faults of {@code catalogue} ({@link FaultSimulation#hardUntil}): SimFaults::outsideTouch,
+   * SimDrains' drains and marks, and a drain from an OnChange callback.
+   */
   static java.util.Set<SimFault> soft(List<SimFault> catalogue) {
     java.util.Set<SimFault> soft = new java.util.HashSet<>();
     soft.add(catalogue.get(7)); // outsideTouch
@@ -62,6 +67,7 @@ final class SimFaults {
     for (int i = 0; i < drains.size() - 1; i++) { // all but stopADrainedReplica, the last
       soft.add(catalogue.get(from + i));
     }
+    soft.add(SimApp.DRAIN_FROM_CALLBACK);
     return soft;
   }
 

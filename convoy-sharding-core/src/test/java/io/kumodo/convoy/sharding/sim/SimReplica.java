@@ -50,7 +50,9 @@ final class SimReplica {
   final SimViews.View view;
   private final FaultSimulation sim;
   /** Its application: reconciles of the shards it owns. */
-  private final SimApp app;
+  final SimApp app;
+  /** Whether it closes with {@code keepMembershipOnClose} (as every process of its ID does: a StatefulSet's pod). */
+  final boolean keepsMembership;
   private final WallClock wall;
   private final long tickerBase;
   /** Its clock rate drift: its ticker runs at 1 + drift. */
@@ -84,12 +86,17 @@ final class SimReplica {
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
     // its view; its own clocks replace the harness's, and its incarnation comes
     // from the seed too (a draw of its own: the schedule's draws stay as they were).
+    this.keepsMembership = sim.keepsMembership(id);
+    // The application's callback comes first: a close from it must reach the checking one after
+    // the change being reported, in order.
     this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> b
         .ticker(drifting)
         .clock(wall)
+        .onChange(change -> app.onChange(change))
         .onChange(this::onChange)
         .random(new Random(~storeSeed))
-        .leaseDuration(lease));
+        .leaseDuration(lease)
+        .keepMembershipOnClose(keepsMembership));
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
@@ -106,7 +113,8 @@ final class SimReplica {
     long offset = wall.offset;
     return name + " (L " + lease.toSeconds() + "s, clock "
         + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
-        + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
+        + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description()
+        + (keepsMembership ? ", keeps its membership on close" : "") + ")";
   }
 
   /** The wall clock steps by {@code by} (an NTP step, a VM resumed on another host). */
@@ -126,6 +134,22 @@ final class SimReplica {
     stopped = true;
     coordinator.close();
     view.detach();
+    checkToldOfEveryRelease();
+  }
+
+  /**
+   * The process closes its coordinator from its own OnChange callback, on its tick thread, and
+   * ends: the release is reported once every callback heard the change being reported, so it is
+   * checked after this task.
+   */
+  void stopFromCallback() {
+    stopped = true;
+    coordinator.close();
+    view.detach();
+    sim.time.schedule(this::checkToldOfEveryRelease, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  private void checkToldOfEveryRelease() {
     if (!replay.isEmpty()) {
       sim.violation("OnChange: " + name + " closed at " + sim.time.elapsed() + " without being told of the release of "
           + replay);
@@ -174,7 +198,6 @@ final class SimReplica {
     }
     sim.note("  " + name + " +" + change.acquired() + " -" + change.released());
     sim.drains.checkHandover(this, change);
-    app.onChange(change);
   }
 
   /** A wall clock on the virtual time whose offset can step. */
