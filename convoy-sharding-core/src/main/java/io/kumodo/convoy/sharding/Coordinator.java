@@ -66,8 +66,7 @@ public final class Coordinator implements AutoCloseable {
   private final TickRule rule;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final DrainFutures drains = new DrainFutures();
-  // Lock order: tickLock (in ticks), then scheduleLock (in wakeUps), then idleLock (in ticks);
-  // scheduleLock and idleLock are never held together, and no tick runs under scheduleLock.
+  // Lock order: tickLock (in ticks), then scheduleLock (in wakeUps); no tick runs under scheduleLock.
   /** Runs one tick at a time (tick lock) and frees the leases once at close. */
   private final TickRunner ticks;
   /** When the ticks run: regular, expiry and event-driven wake-ups, under one lock of its own. */
@@ -77,15 +76,21 @@ public final class Coordinator implements AutoCloseable {
     this.settings = settings;
     this.ownership = new Ownership(settings.shardCount(), settings.ticker());
     this.rule = new TickRule(settings, ownership, listeners);
-    this.ticks = new TickRunner(settings, ownership, rule, drains, () -> state.get() == State.CLOSED);
-    this.wakeUps = new TickScheduler(settings, scheduler, () -> state.get() == State.STARTED, ticks::tick,
+    this.wakeUps = new TickScheduler(settings, scheduler, () -> state.get() == State.STARTED, this::tick,
         event -> rule.noteWatched(event, settings.ticker().read()),
         () -> settings.shardCount() + rule.liveMembers().size());
+    this.ticks = new TickRunner(settings, ownership, rule, drains, () -> state.get() == State.CLOSED,
+        wakeUps::scheduleAtClose);
   }
 
   /** A new builder with the spec's defaults. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** A tick of the scheduler; returns the earliest fencing deadline of a held shard, or {@code fallback}. */
+  private long tick(long fallback, boolean regular) {
+    return ticks.tick(fallback, regular);
   }
 
   /**
@@ -120,8 +125,13 @@ public final class Coordinator implements AutoCloseable {
    * {@link Builder#keepMembershipOnClose(boolean)} is set, the member lease is kept but marked
    * released (empty holder), so peers stop counting this replica at their next tick. From its
    * start, {@link #owns(int)} is false for every shard and the OnChange callbacks report no
-   * ownership again, even if a tick that was stuck on the store returns later. Safe to call more
-   * than once.
+   * ownership again, even if a tick that was stuck on the store returns later. Running reconciles
+   * of released shards ({@link #enterShard(int)}) delay the frees until the last one exits, for at
+   * most three quarters of the close timeout. With an injected {@link Builder#scheduler(Scheduler)
+   * Scheduler}, that wait and the frees after it run on the scheduler, so {@code close()} returns
+   * before them; on the coordinator's own thread, {@code close()} returns once they are done,
+   * unless it is called from a callback on that thread: then they follow once it returns. Safe
+   * to call more than once.
    */
   @Override
   public void close() {
@@ -134,8 +144,22 @@ public final class Coordinator implements AutoCloseable {
     drains.close();
     wakeUps.stop();
     // The time limit counts from here, the wait for a running tick included.
-    ticks.releaseAtClose(settings.ticker().read() + settings.closeTimeout().toNanos());
-    wakeUps.shutdown();
+    java.util.concurrent.CompletableFuture<Void> freed =
+        ticks.releaseAtClose(settings.ticker().read() + settings.closeTimeout().toNanos());
+    if (wakeUps.mayAwaitScheduled()) {
+      // The frees may wait on our own thread for running reconciles: close returns once they are done.
+      // With an injected scheduler, they run on it, in its time (virtual time in tests); called from a
+      // callback on our own thread, they run on it once the callback returns.
+      try {
+        freed.get(settings.closeTimeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        log.warn("{}/{}: the leases were not freed within the close time limit", settings.component(),
+            settings.replicaId());
+      }
+    }
+    freed.whenComplete((done, e) -> wakeUps.shutdown()); // at once, unless the frees still wait
     log.info("{}/{}: closed", settings.component(), settings.replicaId());
   }
 

@@ -68,7 +68,7 @@ final class MemberLeases {
     this.memberKey = LeaseKey.member(s.component(), s.replicaId());
     this.mark = new DrainMark(s.replicaId());
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
-    this.peers = new PeerMembers(settings, observed, errors);
+    this.peers = new PeerMembers(settings, errors);
   }
 
   /**
@@ -300,16 +300,13 @@ final class MemberLeases {
   }
 
   /**
-   * Step 2: the live replica IDs, this replica among them unless drained (unsorted); deletes the
-   * member leases of others unchanged for 10 lease durations (see {@link PeerMembers#live}).
-   * Reports to {@code expiresAt} when each live member's lease would expire.
+   * Step 2 for this replica: whether it is drained, as its member lease says (the record the store
+   * last acknowledged, or after a conflict the listed one), noted for {@link #drained()}. A drain
+   * or undrain asked for through the API counts once its mark is written, as peers see it: a
+   * replica that freed its shards before would leave them to peers that still count it live and so
+   * do not want them. Tells {@code expiresAt} when a foreign incarnation's member lease may be taken over.
    */
-  List<String> live(List<Lease> listed, long now, Instant wall, LongConsumer expiresAt) {
-    List<String> live = new ArrayList<>();
-    // Drained as the member lease says: the record the store last acknowledged, or after a conflict
-    // the listed one. A drain or undrain asked for through the API counts once its mark is written,
-    // as peers see it: a replica that freed its shards before would leave them to peers that still
-    // count it live and so do not want them.
+  boolean noteDrained(List<Lease> listed, LongConsumer expiresAt) {
     Lease mine = member != null ? member : ShardListing.find(listed, memberKey);
     boolean drained = LeaseAnnotations.isDrained(mine);
     Boolean pending = mark.pending();
@@ -322,25 +319,23 @@ final class MemberLeases {
     if (foreignUntil != Long.MIN_VALUE) {
       expiresAt.accept(foreignUntil); // the tick that may take it over
     }
-    if (!selfDrained) {
-      live.add(s.replicaId()); // the replica always counts itself as live, unless drained
-    }
-    peers.live(listed, now, wall, expiresAt, live);
-    return live;
+    return drained;
   }
 
   /**
-   * Marks released the member leases of others seen unchanged for a lease duration (see
-   * {@link PeerMembers#releaseExpired}), only while this replica's own renewals have succeeded
-   * without a gap for a lease duration: after an outage every replica's stale view shows all peers
-   * unchanged, and each would count itself first.
+   * After the writes: deletes the member leases of others unchanged for 10 lease durations and, by
+   * the first live replica only, marks released those unchanged for one ({@link PeerMembers}),
+   * only while this replica's own renewals have succeeded without a gap for a lease duration:
+   * after an outage every replica's stale view shows all peers unchanged, and each would count
+   * itself first.
    */
-  void releaseExpired(Instant wall, long now) {
-    if (lastMemberRenew == Long.MIN_VALUE || now - lastMemberRenew > s.renewNanos()
+  void tidyPeers(List<Lease> stale, List<Lease> expired, boolean first, long now) {
+    stale.forEach(peers::deleteStale);
+    if (!first || lastMemberRenew == Long.MIN_VALUE || now - lastMemberRenew > s.renewNanos()
         || now - healthySince < s.leaseNanos()) {
       return;
     }
-    peers.releaseExpired();
+    expired.forEach(peers::mark);
   }
 
   /** What the tick's listings showed, and since when (shared with the rest of the tick). */

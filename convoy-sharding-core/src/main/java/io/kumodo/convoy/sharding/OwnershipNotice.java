@@ -5,8 +5,9 @@
 package io.kumodo.convoy.sharding;
 
 import java.time.Duration;
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Step 7, in one place: publishes the owned set for {@code owns} and, if it changed since the last
  * notice, calls the OnChange callbacks once with the change and logs one line. The owned set is
- * the HELD shards, less those in their create wait (see {@link ShardNode}), and nothing after
+ * the held shards, less those in their create wait ({@link Protocol#owned}), and nothing after
  * close. A tick asks for it at the end, and also at the moments where a shard must be known
  * unowned before a write goes out (a release before its free, a fenced or lost shard).
  *
@@ -31,18 +32,18 @@ final class OwnershipNotice {
 
   private final Settings s;
   private final Ownership ownership;
-  private final ShardNode[] nodes;
+  private final ShardState[] states;
   private final List<OnChange> listeners;
   /** Told the ticker reading at which a shard in its create wait becomes ownable. */
   private final LongConsumer expiresAt;
   /** The owned set last reported to the OnChange callbacks. */
   private Set<Integer> notified = Collections.emptySortedSet();
 
-  OwnershipNotice(Settings s, Ownership ownership, ShardNode[] nodes, List<OnChange> listeners,
+  OwnershipNotice(Settings s, Ownership ownership, ShardState[] states, List<OnChange> listeners,
       LongConsumer expiresAt) {
     this.s = s;
     this.ownership = ownership;
-    this.nodes = nodes;
+    this.states = states;
     this.listeners = new CopyOnWriteArrayList<>(listeners);
     this.expiresAt = expiresAt;
   }
@@ -54,24 +55,13 @@ final class OwnershipNotice {
   /** Publishes the owned set for {@code owns} and reports a change to the callbacks, for {@code reason}. */
   void notifyIfChanged(String reason) {
     // After close() nothing is owned, even if a tick that close() gave up waiting for holds leases.
-    Set<Integer> now = new TreeSet<>();
-    if (!ownership.closed()) {
-      for (ShardNode node : nodes) {
-        if (node.is(ShardNode.Phase.HELD)) {
-          now.add(node.shard);
-        }
-      }
-    }
     long time = s.ticker().read();
-    for (Iterator<Integer> it = now.iterator(); it.hasNext(); ) {
-      ShardNode node = nodes[it.next()];
-      if (node.waiting(time)) {
-        it.remove(); // held, not owned yet: the create wait
-        expiresAt.accept(node.ownableFrom());
-      } else if (node.created() && !node.mayOwnCreated()) {
-        it.remove(); // created for another replica, or while the shard counts disagreed
-      } else {
-        node.owned();
+    Set<Integer> now = Set.of();
+    if (!ownership.closed()) {
+      Protocol.Owned owned = Protocol.owned(states, time);
+      now = owned.shards();
+      if (owned.wakeAt() != Long.MAX_VALUE) {
+        expiresAt.accept(owned.wakeAt()); // a create wait ends
       }
     }
     if (now.equals(notified)) {
@@ -98,7 +88,7 @@ final class OwnershipNotice {
     ownership.publish(now);
     ShardChange change = ShardChange.between(notified, now);
     for (int shard : change.acquired()) {
-      long since = nodes[shard].takeCreateWantedSince();
+      long since = Protocol.reportAcquired(states, shard);
       if (since != Long.MIN_VALUE) {
         try {
           s.events().acquired(shard, Duration.ofNanos(Math.max(0, time - since)));

@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
+import io.kumodo.convoy.sharding.protocol.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The release at close: every held shard leaves the owned set, the running reconciles get three
- * quarters of the close time limit, the frees are in flight together within three quarters of
- * the time left, and the member lease is released once they are sent, while they are in flight.
+ * The release at close: every held shard leaves the owned set ({@link #release}); once the running
+ * reconciles ended or had three quarters of the close time limit ({@link TickRunner} waits on the
+ * injected scheduler), the frees are in flight together within three quarters of the time left,
+ * and the member lease is released once they are sent, while they are in flight ({@link #free}).
  *
  * <p>Confined to the tick thread (under the tick lock), like {@link TickRule}.
  */
@@ -23,61 +27,66 @@ final class ReleaseAtClose {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
 
   private final Settings s;
-  private final ShardNode[] nodes;
+  private final ShardState[] states;
   private final OwnershipNotice notice;
   private final ShardWrites writes;
   private final MemberLeases members;
 
-  ReleaseAtClose(Settings s, ShardNode[] nodes, OwnershipNotice notice, ShardWrites writes, MemberLeases members) {
+  ReleaseAtClose(Settings s, ShardState[] states, OwnershipNotice notice, ShardWrites writes, MemberLeases members) {
     this.s = s;
-    this.nodes = nodes;
+    this.states = states;
     this.notice = notice;
     this.writes = writes;
     this.members = members;
   }
 
   /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease. The frees
-   * are in flight together and sent first; the member release is sent while they are in flight,
-   * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
+   * First half: every held shard leaves the owned set, and the callbacks hear it. Returns the
+   * released shards, whose running reconciles the frees wait for (see {@link TickRunner}).
    */
-  void run(long deadline, IdleWaiter waiter) {
-    // The member release's thread is started first, so it is ready when the last quarter begins.
-    try (CloseWrites memberWrites = new CloseWrites(s)) {
-      run(deadline, waiter, memberWrites);
-    }
-  }
-
-  private void run(long deadline, IdleWaiter waiter, CloseWrites memberWrites) {
-    Instant wall = s.clock().instant();
+  Set<Integer> release() {
     long now = s.ticker().read();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD)) {
-        node.release(now);
+    for (int shard = 0; shard < states.length; shard++) {
+      if (states[shard] instanceof ShardState.Held held) {
+        states[shard] = held.release(now);
       }
     }
     notice.notifyIfChanged("close");
-    // Running reconciles get three quarters of the close time limit; the writes keep the rest.
-    if (!waiter.awaitIdle(ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING), threeQuarters(now, deadline))) {
-      log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
-          s.component(), s.replicaId());
+    return releasing(states);
+  }
+
+  /**
+   * Second half, once the reconciles ended or had their share of the close time limit: frees
+   * every released shard lease and, unless configured otherwise, the member lease. The frees
+   * are in flight together and sent first; the member release is sent while they are in flight,
+   * and each peer takes the freed shards the new assignment gives it at the tick the events cause.
+   */
+  void free(long deadline) {
+    // The member release's thread is started first, so it is ready when the last quarter begins.
+    try (CloseWrites memberWrites = new CloseWrites(s)) {
+      free(deadline, memberWrites);
     }
-    if (s.ticker().read() - deadline >= 0) {
+  }
+
+  private void free(long deadline, CloseWrites memberWrites) {
+    Instant wall = s.clock().instant();
+    long now = s.ticker().read();
+    if (now - deadline >= 0) {
       log.warn("{}/{}: close time limit reached, {} shard leases left to expire",
-          s.component(), s.replicaId(), ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).size());
+          s.component(), s.replicaId(), releasing(states).size());
       return;
     }
     // The frees are started off this thread, so a store whose writes block cannot hold close past
     // its limit; they get three quarters of the time left, so the member lease is always released:
     // without it, peers would not want even the shards that were freed until it expired.
-    long cutoff = threeQuarters(s.ticker().read(), deadline);
-    List<ShardNode> releasing = new ArrayList<>();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.RELEASING)) {
-        releasing.add(node);
+    long cutoff = threeQuarters(now, deadline);
+    List<ShardState> releasing = new ArrayList<>();
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Releasing) {
+        releasing.add(state);
       }
     }
-    if (releasing.removeIf(node -> node.waiting(s.ticker().read()))) {
+    if (releasing.removeIf(state -> state.memory().waiting(s.ticker().read()))) {
       log.info("{}/{}: leaving the shard leases created less than a lease duration ago to expire, not freed",
           s.component(), s.replicaId());
     }
@@ -93,33 +102,44 @@ final class ReleaseAtClose {
       members.release(wall, deadline, memberWrites);
       answers = closeWrites.answers(started, cutoff, s.closeTimeout());
     }
-    List<ShardWrites.Write> frees = new ArrayList<>(releasing.size());
+    List<ShardWrites.Sent> frees = new ArrayList<>(releasing.size());
     for (int i = 0; i < releasing.size(); i++) {
-      frees.add(writes.freeStarted(releasing.get(i), now, answers.get(i)));
+      frees.add(writes.freeStarted(free(releasing.get(i), wall), now, answers.get(i)));
     }
     writes.finishAll(frees, wall, cutoff); // a conflicting free is retried within the frees' share too
   }
 
-  /** Starts the frees of {@code nodes}' leases, in flight together, each not after {@code cutoff}. */
-  private List<CompletableFuture<CompletableFuture<Lease>>> startFrees(CloseWrites closeWrites, List<ShardNode> nodes,
-      Instant wall, long cutoff) {
-    List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(nodes.size());
-    for (ShardNode node : nodes) {
-      Lease request = writes.freed(node.lease(), wall);
+  /** Starts the frees of {@code releasing}' leases, in flight together, each not after {@code cutoff}. */
+  private List<CompletableFuture<CompletableFuture<Lease>>> startFrees(CloseWrites closeWrites,
+      List<ShardState> releasing, Instant wall, long cutoff) {
+    List<CompletableFuture<CompletableFuture<Lease>>> started = new ArrayList<>(releasing.size());
+    for (ShardState state : releasing) {
+      Lease request = free(state, wall).request();
       started.add(closeWrites.start(() -> s.store().updateAsync(request), cutoff));
     }
     return started;
   }
 
+  /** The free of {@code state}'s lease. */
+  private Write free(ShardState state, Instant wall) {
+    return new Write(Write.Kind.FREE, state.shard(), state.lease(), Protocol.freed(state.lease(), s.replicaId(), wall));
+  }
+
+  /** The shards whose leases are released and not yet freed, ascending. */
+  static java.util.SortedSet<Integer> releasing(ShardState[] states) {
+    java.util.SortedSet<Integer> shards = new java.util.TreeSet<>();
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Releasing) {
+        shards.add(state.shard());
+      }
+    }
+    return shards;
+  }
+
   /** The ticker reading three quarters of the way from {@code from} to {@code deadline}. */
-  private static long threeQuarters(long from, long deadline) {
+  static long threeQuarters(long from, long deadline) {
     return from + (deadline - from) / 4 * 3;
   }
 
-  /** Waits, bounded by a deadline, until no reconcile of the given shards runs. */
-  interface IdleWaiter {
-    /** True when idle before {@code deadline} (a ticker reading). */
-    boolean awaitIdle(Set<Integer> shards, long deadline);
-  }
 
 }

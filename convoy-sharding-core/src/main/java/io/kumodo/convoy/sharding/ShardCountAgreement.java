@@ -4,19 +4,15 @@
  */
 package io.kumodo.convoy.sharding;
 
-import io.kumodo.convoy.sharding.internal.Observations;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.function.LongConsumer;
-import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the replicas of a component agree on the shard count S. Replicas with different S map
+ * The report of whether the replicas of a component agree on the shard count S (the check is
+ * {@link io.kumodo.convoy.sharding.protocol.Protocol#decide}'s). Replicas with different S map
  * one object to different shards, and shard lease {@code k} then guards different objects, so two
  * of them could reconcile one object at once. Each replica publishes its S
  * ({@link LeaseAnnotations#SHARDS}) on its member lease and on every shard lease it writes; a tick
@@ -37,9 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ShardCountAgreement {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
-  /** The value reported for a member lease that publishes no shard count. */
-  static final String NONE = "none";
-
   private final Settings s;
   private final String mine;
   private volatile SortedMap<String, String> others = Collections.emptySortedMap();
@@ -49,43 +42,13 @@ final class ShardCountAgreement {
     this.mine = Integer.toString(settings.shardCount());
   }
 
-  /**
-   * The replicas whose leases in {@code listed} publish another shard count than this replica's
-   * (replica ID to the count, or {@link #NONE}); empty when all agree. Reports a change. Tells
-   * {@code expiresAt} when a shard lease that disagrees would expire ({@code nanosLeft}: the
-   * nanoseconds before a shard lease may be taken, see {@link ShardListing#left}).
-   */
-  SortedMap<String, String> check(List<Lease> listed, long now, ToLongFunction<Lease> nanosLeft,
-      LongConsumer expiresAt) {
-    TreeMap<String, String> found = new TreeMap<>();
-    for (Lease lease : listed) {
-      LeaseKey key = lease.key();
-      String theirs = lease.annotations().get(LeaseAnnotations.SHARDS);
-      if (lease.isFree() || mine.equals(theirs)) {
-        continue;
-      }
-      if (key.role() == LeaseRole.MEMBER) {
-        if (!key.replicaId().equals(s.replicaId())) {
-          found.put(key.replicaId(), theirs == null ? NONE : theirs);
-        }
-      } else if (theirs != null) {
-        long left = nanosLeft.applyAsLong(lease); // until its holder surely owns it no longer
-        if (left > 0) {
-          found.putIfAbsent(lease.holder(), theirs);
-          expiresAt.accept(now + left);
-        }
-      }
-    }
-    report(found);
-    return others;
-  }
-
   /** The disagreeing replicas found at the last tick that could list the leases. */
   SortedMap<String, String> others() {
     return others;
   }
 
-  private void report(TreeMap<String, String> found) {
+  /** Reports the disagreeing replicas a tick found ({@link io.kumodo.convoy.sharding.protocol.Plan#others}), if they changed. */
+  void report(SortedMap<String, String> found) {
     if (found.equals(others)) {
       return;
     }

@@ -7,6 +7,8 @@ package io.kumodo.convoy.sharding;
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Observations;
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -28,15 +30,12 @@ final class ShardListing {
   private final Observations observed;
   private final ErrorLog errors;
   private final MemberLeases members;
-  private final ShardCountAgreement agreement;
 
-  ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members,
-      ShardCountAgreement agreement) {
+  ShardListing(Settings s, Observations observed, ErrorLog errors, MemberLeases members) {
     this.s = s;
     this.observed = observed;
     this.errors = errors;
     this.members = members;
-    this.agreement = agreement;
   }
 
   /** The component's leases from the store, or null when the store failed (logged once per kind). */
@@ -52,86 +51,45 @@ final class ShardListing {
   }
 
   /**
-   * True when this tick may own shards: the member lease was renewed less than the lease duration
-   * less the margin ago; it shows in a listing as this replica last (re)announced it (listing
-   * again once if the tick's own listing predates that write); and that listing shows no lease
-   * that publishes another shard count (see {@link ShardCountAgreement}).
+   * The listing that decides whether this tick may own shards ({@link Listing#agreement()}): it
+   * shows the member lease as this replica last (re)announced it (the tick's own listing, or one
+   * listed again once if the tick's own predates that write). Null when there is none, or the
+   * member lease was not renewed within the owned window (no shard outlasts the member lease's
+   * last renewal by more than L - m, see {@link ShardWrites}).
    */
-  boolean agreed(List<Lease> listed, long now, LongConsumer expiresAt) {
+  List<Lease> agreementListing(List<Lease> listed, long now, LongConsumer expiresAt) {
     long lastRenew = members.lastMemberRenew();
     if (lastRenew == Long.MIN_VALUE || now - lastRenew >= window(s, observed)) {
-      return false; // no shard outlasts the member lease's last renewal by more than L - m (see hold)
+      return null;
     }
     List<Lease> shown = listed;
     if (!members.announced(shown)) {
       shown = list();
       if (shown == null || !members.announced(shown)) {
         expiresAt.accept(now + soon(s)); // look again soon
-        return false;
+        return null;
       }
       observed.observe(shown, s.ticker().read()); // read after this listing, as the tick's (see TickRule)
     }
-    return agreement.check(shown, now, lease -> left(lease, now), expiresAt).isEmpty();
-  }
-
-
-  /** What the assignment sees: live IDs, this replica's position, the live holders of the shards. */
-  Assignment.View view(List<String> live, int k, List<Lease> listed, long now, ShardNode[] nodes) {
-    List<String> holders = new ArrayList<>(java.util.Collections.nCopies(s.shardCount(), (String) null));
-    java.util.Set<String> liveSet = new java.util.HashSet<>(live);
-    for (Lease lease : listed) {
-      int shard = lease.key().shard();
-      if (lease.key().role() == LeaseRole.SHARD && shard < s.shardCount() && liveSet.contains(lease.holder())
-          && (lease.holder().equals(s.replicaId()) ? held(nodes, shard) : left(lease, now) > 0)) {
-        holders.set(shard, lease.holder());
-      }
-    }
-    for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
-      holders.set(shard, s.replicaId());
-    }
-    BitSet drained = new BitSet(s.shardCount());
-    for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()
-          && LeaseAnnotations.isDrained(lease)) {
-        drained.set(lease.key().shard());
-      }
-    }
-    return new Assignment.View(live, k, s.shardCount(), holders, drained);
-  }
-
-  /** Records the highest fencing token seen of each shard lease (a lease we create starts above it). */
-  void noteTokens(List<Lease> listed, ShardNode[] nodes) {
-    for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < s.shardCount()) {
-        nodes[lease.key().shard()].sawToken(FencingTokens.of(lease));
-      }
-    }
+    return shown;
   }
 
   /**
    * Writes each listed shard lease whose fencing token is below the highest this replica has seen
-   * of that shard (an operator's edit wrote an older leaseTransitions or epoch)
-   * back above it: its epoch annotation alone, by a compare-and-swap on the listed version, so
-   * that a replica which never saw the higher token (one started since) takes it above too. Not
-   * the leases this replica wrote since {@code now} (they carry no lower token). Counted as renewals.
+   * of that shard (an operator's edit wrote an older leaseTransitions or epoch) back above it
+   * ({@link Protocol#tokensToRaise}), by a compare-and-swap on the listed version, so that a
+   * replica which never saw the higher token (one started since) takes it above too. Counted as renewals.
    */
-  void raiseTokens(List<Lease> listed, ShardNode[] nodes, long now) {
-    for (Lease lease : listed) {
-      if (lease.key().role() != LeaseRole.SHARD || lease.key().shard() >= s.shardCount()) {
-        continue;
-      }
-      ShardNode node = nodes[lease.key().shard()];
-      long highest = node.highestToken();
-      if (FencingTokens.of(lease) >= highest || node.lastSent() != Long.MIN_VALUE && node.lastSent() - now >= 0) {
-        continue;
-      }
+  void raiseTokens(List<Lease> listed, ShardState[] states, long now) {
+    for (Lease raised : Protocol.tokensToRaise(listed, states, now)) {
       try {
-        s.store().update(FencingTokens.atLeast(lease, highest));
+        s.store().update(raised);
         log.info("{}/{}: raised the fencing token of shard {}'s lease above {}, the highest seen of it: it was "
-            + "written back below", s.component(), s.replicaId(), lease.key().shard(), highest);
+            + "written back below", s.component(), s.replicaId(), raised.key().shard(),
+            states[raised.key().shard()].memory().highestToken());
         StoreCalls.report(s, LeaseRole.SHARD, Operation.RENEW, CoordinatorEvents.Outcome.OK);
       } catch (LeaseStoreException | RuntimeException | Error e) {
-        failed(Operation.RENEW, "raising the fencing token of", lease, e);
+        failed(Operation.RENEW, "raising the fencing token of", raised, e);
       }
     }
   }
@@ -203,15 +161,6 @@ final class ShardListing {
     return Math.max(s.leaseNanos(), DurationLimits.declaredNanos(lease.duration()));
   }
 
-  /**
-   * How long a member lease counts as live while unchanged: {@link #expiry(Settings, Lease)}, or
-   * the lease duration for one that declares more than any coordinator writes. That one is another
-   * tool's, and membership only shapes what a replica wants, so the spec's rule judges it; the
-   * waits for a holder count its duration as 24 h.
-   */
-  static long memberExpiry(Settings s, Lease lease) {
-    return DurationLimits.overlong(lease.duration()) ? s.leaseNanos() : expiry(s, lease);
-  }
 
   /**
    * How long after its last successful renewal this replica owns: L - m, or (L - m) L' / L while
@@ -234,10 +183,6 @@ final class ShardListing {
     return Math.min(s.renewNanos() / 4, 20_000_000L);
   }
 
-  /** True when {@code shard} is a shard index whose lease this replica holds. */
-  private static boolean held(ShardNode[] nodes, int shard) {
-    return shard >= 0 && shard < nodes.length && nodes[shard].is(ShardNode.Phase.HELD);
-  }
 
   /** The record of {@code key} in {@code listed}, or null. */
   static Lease find(List<Lease> listed, LeaseKey key) {

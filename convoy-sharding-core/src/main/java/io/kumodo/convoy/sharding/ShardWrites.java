@@ -4,23 +4,35 @@
  */
 package io.kumodo.convoy.sharding;
 
-import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
+import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.protocol.FencingTokens;
+import io.kumodo.convoy.sharding.protocol.Memory;
+import io.kumodo.convoy.sharding.protocol.Plan;
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.Protocol.Answer;
+import io.kumodo.convoy.sharding.protocol.Protocol.Outcome;
+import io.kumodo.convoy.sharding.protocol.ShardState;
+import io.kumodo.convoy.sharding.protocol.Write;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shard-lease writes of steps 5 and 6 and what their answers change: each write is started
+ * The one place where the shard-lease writes a tick decided meet the store: each write is started
  * (all of a step in flight together), then each answer is applied in the order the writes were
- * started, as that write on its own would have been. A shard counts as owned once the answer to
- * its own write is in; a conflict ({@link ShardConflicts}) or an error costs only that lease until
- * the next tick.
+ * started, by {@link Protocol#answered}, with what the runtime does about it: the owned time of
+ * a held shard ({@link Ownership#extend}), the events and the logs. After a conflict on a write of
+ * a lease this replica holds, the lease is listed again: the shard is lost only when that listing
+ * shows another holding; a write goes on with the version it shows if that is still this holding;
+ * and a listing that shows the very version that conflicted (a cache that lags the other writer's
+ * change) is no news, so the shard stays as it was and is looked at again soon.
  *
  * <p>Confined to the tick thread, like the rest of {@link TickRule}.
  */
@@ -30,147 +42,72 @@ final class ShardWrites {
   static final long NO_LIMIT = Long.MIN_VALUE;
 
   private final Settings s;
+  private final Protocol protocol;
+  private final ShardState[] states;
   private final Ownership ownership;
   private final MemberLeases members;
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final OwnershipNotice notice;
-  private final ShardConflicts conflicts;
+  /** Told the ticker reading at which a tick must look again at a lease. */
+  private final LongConsumer expiresAt;
 
-  ShardWrites(Settings settings, Ownership ownership, MemberLeases members, ErrorLog errors, CreateConflicts creates,
-      OwnershipNotice notice, LongConsumer expiresAt) {
+  ShardWrites(Settings settings, Protocol protocol, ShardState[] states, Ownership ownership, MemberLeases members,
+      ErrorLog errors, CreateConflicts creates, OwnershipNotice notice, LongConsumer expiresAt) {
     this.s = settings;
+    this.protocol = protocol;
+    this.states = states;
     this.ownership = ownership;
     this.members = members;
     this.errors = errors;
     this.creates = creates;
     this.notice = notice;
-    this.conflicts = new ShardConflicts(settings, this, notice, creates, expiresAt);
+    this.expiresAt = expiresAt;
   }
 
-  /** What a shard-lease write is for, which decides what its answer changes. */
-  enum Purpose {
-    /** Renew a held lease. */
-    RENEW,
-    /** Create, take, or retake after a lost answer: the shard becomes held. */
-    TAKE,
-    /** Renew a released lease whose reconciles still run. */
-    KEEP_RELEASED,
-    /** Free a released lease: holder set to empty. */
-    FREE
+  /** A write in flight: sent at ticker reading {@code sent}. */
+  record Sent(Write write, long sent, CompletableFuture<Lease> answer) {}
+
+  /** Starts {@code writes}, in flight together. */
+  List<Sent> send(List<Write> writes) {
+    List<Sent> sent = new ArrayList<>(writes.size());
+    for (Write w : writes) {
+      long at = s.ticker().read();
+      CompletableFuture<Lease> answer;
+      try {
+        answer = w.create() ? s.store().createAsync(w.request()) : s.store().updateAsync(w.request());
+      } catch (RuntimeException | Error e) {
+        answer = CompletableFuture.failedFuture(e);
+      }
+      sent.add(new Sent(w, at, answer));
+    }
+    return sent;
   }
 
   /**
-   * One shard-lease write in flight. {@code base} is the record it was made from (the listed one
-   * for a take), {@code sent} the ticker reading before it was started.
+   * Starts the write of step 6 of each released shard: its free once no reconcile of it runs (read
+   * now, after the release was published), or what the plan says while one does.
    */
-  record Write(Purpose purpose, Operation operation, ShardNode node, Lease base, long sent,
-      CompletableFuture<Lease> answer, Lease request) {}
-
-  /** Renews {@code mine}, held (or taken back from its release before it was freed). */
-  Write renew(ShardNode node, Lease mine, Instant wall) {
-    return start(Purpose.RENEW, Operation.RENEW, node, mine, mine.renewed(wall, s.leaseDuration()), false);
-  }
-
-  /** Renews our own earlier take, whose answer was lost, on the version it created. */
-  Write retake(ShardNode node, Lease listed, Instant wall) {
-    return start(Purpose.TAKE, Operation.RETAKE, node, listed, listed.renewed(wall, s.leaseDuration()), false);
-  }
-
-  /** Takes a free or expired lease: the next fencing token, without a free mark. */
-  Write take(ShardNode node, Lease listed, Instant wall) {
-    return start(Purpose.TAKE, Operation.TAKE, node, listed, takenBy(listed, wall), false);
-  }
-
-  /** Creates the missing lease, owned only {@link ShardListing#longest} later (the create wait). */
-  Write create(ShardNode node, Instant wall) {
-    Write create = start(Purpose.TAKE, Operation.CREATE, node, null, new Lease(LeaseKey.shard(s.component(),
-        node.shard), s.replicaId(), s.leaseDuration(), wall, wall, 0, FencingTokens.forCreate(node.highestToken()),
-        null), true);
-    node.created(create.sent(), ShardListing.longest(s, members.observed()));
-    return create;
-  }
-
-  /** Renews a released lease, so no peer takes it while it may not be freed yet. */
-  Write keepReleased(ShardNode node, Instant wall) {
-    Lease mine = node.lease();
-    return start(Purpose.KEEP_RELEASED, Operation.RENEW, node, mine, mine.renewed(wall, s.leaseDuration()), false);
-  }
-
-  /** Frees a released lease. */
-  Write free(ShardNode node, Instant wall) {
-    Lease mine = node.lease();
-    return start(Purpose.FREE, Operation.FREE, node, mine, freed(mine, wall), false);
-  }
-
-  /** A free of a released lease started elsewhere (at close), sent at {@code sent}. */
-  Write freeStarted(ShardNode node, long sent, CompletableFuture<Lease> answer) {
-    return new Write(Purpose.FREE, Operation.FREE, node, node.lease(), sent, answer, null);
-  }
-
-  /** {@code mine} freed by this replica: holder empty, {@link LeaseAnnotations#FREED_BY} this replica. */
-  Lease freed(Lease mine, Instant wall) {
-    Map<String, String> annotations = new HashMap<>(mine.annotations());
-    annotations.put(LeaseAnnotations.FREED_BY, s.replicaId());
-    return mine.withHolder("", mine.acquireTime(), wall, mine.transitions()).withAnnotations(annotations);
-  }
-
-  /** {@code listed} taken by this replica: the next fencing token, without a free mark. */
-  private Lease takenBy(Lease listed, Instant wall) {
-    Lease taken = FencingTokens.taken(listed, s.replicaId(), wall).renewed(wall, s.leaseDuration());
-    Map<String, String> annotations = new HashMap<>(taken.annotations());
-    return annotations.remove(LeaseAnnotations.FREED_BY) == null ? taken : taken.withAnnotations(annotations);
-  }
-
-  private Write start(Purpose purpose, Operation operation, ShardNode node, Lease base, Lease request,
-      boolean create) {
-    if (purpose != Purpose.FREE) {
-      request = withShardCount(request);
-      boolean strictly = operation == Operation.TAKE || !node.ownsHighest();
-      request = create ? request : FencingTokens.aboveSeen(request, node.highestToken(), strictly);
+  List<Sent> sendReleases(List<Plan.Release> releases) {
+    List<Write> writes = new ArrayList<>(releases.size());
+    for (Plan.Release release : releases) {
+      int busy = ownership.inFlight(release.shard());
+      Write w = release.write(busy > 0);
+      if (w == null) {
+        continue;
+      }
+      if (busy > 0 && w.kind() == Write.Kind.FREE) {
+        log.warn("{}/{}: freeing shard {} with {} reconcile(s) still running after {}", s.component(), s.replicaId(),
+            release.shard(), busy, Durations.format(s.leaseDuration()));
+      }
+      writes.add(w);
     }
-    long sent = s.ticker().read();
-    node.sent(sent);
-    CompletableFuture<Lease> answer;
-    try {
-      answer = create ? s.store().createAsync(request) : s.store().updateAsync(request);
-    } catch (RuntimeException | Error e) {
-      answer = CompletableFuture.failedFuture(e);
-    }
-    return new Write(purpose, operation, node, base, sent, answer, request);
+    return send(writes);
   }
 
-  /** {@code lease} publishing this replica's shard count and this process's incarnation. */
-  Lease withShardCount(Lease lease) {
-    String count = Integer.toString(s.shardCount());
-    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS)) && s.mine(lease)) {
-      return lease;
-    }
-    Map<String, String> annotations = new HashMap<>(lease.annotations());
-    annotations.put(LeaseAnnotations.SHARDS, count);
-    annotations.put(LeaseAnnotations.INCARNATION, s.incarnation());
-    return lease.withAnnotations(annotations);
-  }
-
-  /**
-   * True when {@code current} is still the holding this process wrote as {@code mine}: this
-   * replica as holder, no other incarnation, the same transition count (nobody took it in
-   * between) and the same acquire time (not an outsider's edit naming this replica).
-   */
-  static boolean sameHolding(Settings s, Lease current, Lease mine) {
-    return current.holder().equals(s.replicaId()) && !s.otherIncarnation(current)
-        && current.transitions() == mine.transitions() && sameInstant(current.acquireTime(), mine.acquireTime());
-  }
-
-  /**
-   * True when {@code listed} is this process's own take of {@code node}'s lease whose answer was
-   * lost: this replica as holder, this incarnation, the transition count and the acquire time the
-   * take wrote ({@code uncertain}: the transitions it would have written, or Long.MIN_VALUE).
-   */
-  boolean ownLostTake(ShardNode node, Lease listed, long uncertain) {
-    return listed != null && uncertain != Long.MIN_VALUE && listed.holder().equals(s.replicaId())
-        && !s.otherIncarnation(listed) && listed.transitions() == uncertain
-        && sameInstant(listed.acquireTime(), node.uncertainAcquired());
+  /** A free started elsewhere (at close), sent at {@code sent}. */
+  Sent freeStarted(Write free, long sent, CompletableFuture<Lease> answer) {
+    return new Sent(free, sent, answer);
   }
 
   /**
@@ -178,50 +115,48 @@ final class ShardWrites {
    * conflict is re-read and retried once, unless the ticker has passed {@code retryUntil} (at
    * close; {@link #NO_LIMIT} otherwise).
    */
-  void finishAll(List<Write> writes, Instant wall, long retryUntil) {
-    for (Write w : writes) {
+  void finishAll(List<Sent> writes, Instant wall, long retryUntil) {
+    for (Sent w : writes) {
       Lease written;
       try {
         written = StoreCalls.answer(w.answer());
       } catch (LeaseConflictException e) {
-        conflicts.conflicted(w, e, wall, retryUntil);
+        conflicted(w, e, wall, retryUntil);
         continue;
       } catch (LeaseStoreException | RuntimeException | Error e) {
         failed(w, e); // an Error too: logged at ERROR, that write failed, the tick goes on
         continue;
       }
       succeeded(w, written);
+      StoreCalls.report(s, LeaseRole.SHARD, w.write().kind().operation(), CoordinatorEvents.Outcome.OK);
     }
   }
 
-  private void succeeded(Write w, Lease written) {
-    ShardNode node = w.node();
-    int shard = node.shard;
-    switch (w.purpose()) {
-      case RENEW -> {
-        hold(node, written, w.sent());
-        errors.succeeded("renew shard lease");
-      }
-      case TAKE -> {
-        if (w.operation() == Operation.TAKE) {
-          node.forgetCreate(); // an existing lease, freed or expired: owned at once
-        }
-        hold(node, written, w.sent());
+  private void succeeded(Sent w, Lease written) {
+    Write write = w.write();
+    int shard = write.shard();
+    ShardState before = states[shard];
+    if (write.kind() == Write.Kind.RENEW || write.kind().takes()) {
+      extend(before, written, w.sent());
+    }
+    long now = s.ticker().read();
+    ShardState after = apply(w, Outcome.OK, written, now);
+    switch (write.kind()) {
+      case RENEW -> errors.succeeded("renew shard lease");
+      case FREE -> errors.succeeded("free shard lease");
+      case KEEP -> { }
+      default -> {
         errors.succeeded("take shard lease");
         creates.settled(written.key());
-        long since = node.takeWantedSince();
-        Lease listed = w.base();
-        boolean takeover = listed != null && !listed.isFree() && w.operation() != Operation.RETAKE;
+        Lease listed = write.base();
+        boolean takeover = listed != null && !listed.isFree() && write.kind() != Write.Kind.RETAKE;
         if (takeover) {
           log.info("{}/{}: took expired shard {} from {}", s.component(), s.replicaId(), shard, listed.holder());
         }
-        if (since != Long.MIN_VALUE && node.waiting(s.ticker().read())) {
-          node.createWantedSince(since); // reported as acquired when owned (see OwnershipNotice)
-          since = Long.MIN_VALUE;
-        }
+        long since = before.memory().wantedSince();
         try {
-          if (since != Long.MIN_VALUE) {
-            s.events().acquired(shard, Duration.ofNanos(Math.max(0, s.ticker().read() - since)));
+          if (since != Memory.NONE && !after.memory().waiting(now)) {
+            s.events().acquired(shard, Duration.ofNanos(Math.max(0, now - since)));
           }
           if (takeover) {
             s.events().takeover(shard, listed.holder());
@@ -230,64 +165,176 @@ final class ShardWrites {
           log.debug("CoordinatorEvents.acquired/takeover threw", e);
         }
       }
-      case KEEP_RELEASED -> node.keepReleased(written);
-      case FREE -> {
-        node.dropLease();
-        node.forgetCreate();
-        errors.succeeded("free shard lease");
-      }
     }
-    StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.OK);
   }
 
-  private void failed(Write w, Throwable e) {
-    ShardNode node = w.node();
-    switch (w.purpose()) {
-      case RENEW -> errors.failed("renew shard lease", node.shard, e);
-      case TAKE -> {
-        errors.failed("take shard lease", node.shard, e);
-        if (w.operation() != Operation.RETAKE) {
-          // The write may have taken effect: remember the transition count and the acquire time
-          // (this replica's clock) it would have written.
-          node.takeUncertain(w.request().transitions(), w.request().acquireTime());
-        }
-      }
-      case KEEP_RELEASED -> errors.failed("renew released shard lease", node.shard, e);
-      case FREE -> errors.failed("free shard lease", node.shard, e);
+  private void failed(Sent w, Throwable e) {
+    int shard = w.write().shard();
+    switch (w.write().kind()) {
+      case RENEW -> errors.failed("renew shard lease", shard, e);
+      case KEEP -> errors.failed("renew released shard lease", shard, e);
+      case FREE -> errors.failed("free shard lease", shard, e);
+      default -> errors.failed("take shard lease", shard, e);
     }
-    StoreCalls.report(s, LeaseRole.SHARD, w.operation(), CoordinatorEvents.Outcome.ERROR);
+    apply(w, Outcome.ERROR, null, s.ticker().read());
+    StoreCalls.report(s, LeaseRole.SHARD, w.write().kind().operation(), CoordinatorEvents.Outcome.ERROR);
   }
 
   /**
-   * HELD as {@code written}, owned until its fencing deadline: no longer than the member lease
-   * that publishes our shard count could look live to a peer (a peer that marks it released after
-   * a lease duration unchanged may own right after), so not at all before a renewal of the member
-   * lease succeeded (Long.MIN_VALUE, "never", plus L - m would wrap and read as far ahead:
-   * NoMemberRenewalYetTest).
+   * Applies the conflict that answered {@code w}. A conflicting write of a lease this replica
+   * holds is re-read and retried once on the version the re-read shows, unless the ticker has
+   * passed {@code retryUntil}.
    */
-  void hold(ShardNode node, Lease written, long sent) {
-    node.wrote(FencingTokens.of(written));
-    if (node.is(ShardNode.Phase.HELD) && s.ticker().read() - ownership.deadline(node.shard) >= 0) {
+  private void conflicted(Sent w, LeaseConflictException e, Instant wall, long retryUntil) {
+    Write write = w.write();
+    int shard = write.shard();
+    boolean mayRetry = retryUntil == NO_LIMIT || s.ticker().read() - retryUntil < 0;
+    if (write.kind().takes()) {
+      if (write.kind() == Write.Kind.CREATE) {
+        creates.conflicted(LeaseKey.shard(s.component(), shard), e.getMessage());
+      } else {
+        log.debug("{}/{}: lost the race for shard {}: {}", s.component(), s.replicaId(), shard, e.getMessage());
+      }
+      apply(w, Outcome.LOST, null, s.ticker().read());
+      StoreCalls.report(s, LeaseRole.SHARD, write.kind().operation(), CoordinatorEvents.Outcome.CONFLICT);
+      return;
+    }
+    if (write.kind() == Write.Kind.FREE && retryUntil != NO_LIMIT) {
+      boolean freed = mayRetry && freeAtClose(write, wall, retryUntil);
+      apply(w, Outcome.LOST, null, s.ticker().read()); // closing: no tick comes to free it later
+      StoreCalls.report(s, LeaseRole.SHARD, CoordinatorEvents.Operation.FREE,
+          freed ? CoordinatorEvents.Outcome.OK : CoordinatorEvents.Outcome.CONFLICT);
+      return;
+    }
+    Reread reread = mayRetry ? reread(write.base()) : Reread.LOST;
+    Lease retried = reread.current() == null ? null : retry(write, reread.current(), wall);
+    if (retried != null) {
+      if (write.kind() == Write.Kind.FREE) {
+        apply(w, Outcome.LOST, null, s.ticker().read()); // freed now: no longer ours to free
+      } else {
+        if (write.kind() == Write.Kind.RENEW) {
+          extend(states[shard], retried, w.sent());
+        }
+        apply(w, Outcome.OK, retried, s.ticker().read());
+      }
+      StoreCalls.report(s, LeaseRole.SHARD, write.kind().operation(), CoordinatorEvents.Outcome.OK);
+      return;
+    }
+    StoreCalls.report(s, LeaseRole.SHARD, write.kind().operation(), CoordinatorEvents.Outcome.CONFLICT);
+    if (!reread.lost()) {
+      apply(w, Outcome.NO_NEWS, null, s.ticker().read());
+      log.debug("{}/{}: a write of shard {}'s lease conflicted, and its re-read shows no other holder; written "
+          + "again at the next tick", s.component(), s.replicaId(), shard);
+      return;
+    }
+    apply(w, Outcome.LOST, null, s.ticker().read());
+    if (write.kind() == Write.Kind.RENEW) {
+      notice.notifyIfChanged("lost");
+      log.warn("{}/{}: lost shard {}: its lease was changed by another writer", s.component(), s.replicaId(), shard);
+    }
+  }
+
+  /** Applies an answer to the shard's state ({@link Protocol#answered}); returns the new state. */
+  private ShardState apply(Sent w, Outcome outcome, Lease written, long now) {
+    int shard = w.write().shard();
+    ShardState after = protocol.answered(states[shard], w.write(), new Answer(outcome, written, w.sent(), now));
+    states[shard] = after;
+    Memory m = after.memory();
+    if (m.lookAgain()) {
+      // Looked at again soon: after a short while, twice that after a second such conflict in a row,
+      // and so on up to a renew interval (a listing that stays behind costs no more writes than renewals do).
+      expiresAt.accept(now + Math.min(ShardListing.soon(s) << Math.min(m.unsettled() - 1, 16), s.renewNanos()));
+    }
+    return after;
+  }
+
+  /**
+   * A write of {@code before}'s lease succeeded as {@code written}: owned until its fencing
+   * deadline, no longer than the member lease that publishes our shard count could look live to
+   * a peer, so not at all before a renewal of the member lease succeeded (NoMemberRenewalYetTest).
+   */
+  private void extend(ShardState before, Lease written, long sent) {
+    int shard = before.shard();
+    if (before instanceof ShardState.Held && s.ticker().read() - ownership.deadline(shard) >= 0) {
       // This renewal landed after the fencing deadline of the one before (a stalled API server, a starved
       // tick thread): owns() was false meanwhile, so callers may have dropped work of the shard: a release now.
-      notice.lapsed(node.shard);
+      notice.lapsed(shard);
     }
     long renewed = members.lastMemberRenew();
     long until = renewed == Long.MIN_VALUE ? sent : Math.min(sent, renewed) + ShardListing.window(s, members.observed());
-    if (!ownership.extend(node.shard, until, FencingTokens.of(written), sent)) {
+    if (!ownership.extend(shard, until, FencingTokens.of(written), sent)) {
       log.info("{}/{}: shard {}'s lease was deleted while this replica's write of it was in flight; not owned",
-          s.component(), s.replicaId(), node.shard);
+          s.component(), s.replicaId(), shard);
     }
-    node.hold(written);
   }
 
   /**
-   * Equal to the microsecond, a Kubernetes Lease's precision (null equals null only). Holder and
-   * transition count alone do not tell this replica's write from an outsider's edit that names it
-   * holder ({@code kubectl edit}); the acquire time, as this replica's clock wrote it, does.
+   * What a re-read after a conflict on a write of a lease this replica holds shows. {@link #LOST}:
+   * another holding (another holder or incarnation, a take, a free mark this replica did not
+   * write, or no lease). Else {@code current}: this holding in another version, to write again; or
+   * null, no news: the read failed, or shows the version that conflicted (a listing served from a
+   * cache that lags the other writer's change).
    */
-  static boolean sameInstant(java.time.Instant a, java.time.Instant b) {
-    return a == null ? b == null
-        : b != null && a.truncatedTo(java.time.temporal.ChronoUnit.MICROS).equals(b.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+  private record Reread(Lease current, boolean lost) {
+    static final Reread LOST = new Reread(null, true);
+    static final Reread NO_NEWS = new Reread(null, false);
+  }
+
+  /** Lists the lease of {@code mine}, a record this replica wrote, after a conflict on a write of it. */
+  private Reread reread(Lease mine) {
+    Lease current;
+    try {
+      current = ShardListing.find(s.store().list(s.component()), mine.key());
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      return Reread.NO_NEWS;
+    }
+    if (current == null || !protocol.sameHolding(current, mine)) {
+      return Reread.LOST;
+    }
+    return Objects.equals(current.resourceVersion(), mine.resourceVersion()) ? Reread.NO_NEWS
+        : new Reread(current, false);
+  }
+
+  /** Makes {@code write} again on {@code current}, the re-read version; returns the record stored, or null. */
+  private Lease retry(Write write, Lease current, Instant wall) {
+    try {
+      return s.store().update(protocol.retry(states[write.shard()], write, current, wall).request());
+    } catch (LeaseStoreException | RuntimeException | Error again) {
+      log.debug("{}/{}: {} of shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+          write.kind(), write.shard(), again.toString());
+      return null;
+    }
+  }
+
+  /**
+   * At close: frees the current record of {@code write}'s lease if it is still this replica's in
+   * another version; true when done. The re-read and the write run off this thread (see {@link
+   * CloseWrites}) and only until the frees' share of the time limit.
+   */
+  private boolean freeAtClose(Write write, Instant wall, long retryUntil) {
+    Supplier<CompletableFuture<Lease>> retry = () -> {
+      Lease current = reread(write.base()).current();
+      if (current == null) {
+        return CompletableFuture.failedFuture(
+            new LeaseConflictException("changed by another writer: " + write.base().key()));
+      }
+      try {
+        return CompletableFuture.completedFuture(s.store().update(Protocol.freed(current, s.replicaId(), wall)));
+      } catch (LeaseStoreException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    };
+    CompletableFuture<Lease> answer;
+    try (CloseWrites close = new CloseWrites(s)) {
+      answer = close.answers(List.of(close.start(retry, retryUntil)), retryUntil, s.closeTimeout()).get(0);
+    }
+    try {
+      StoreCalls.answer(answer);
+      return true;
+    } catch (LeaseStoreException | RuntimeException | Error e) {
+      log.debug("{}/{}: freeing shard {} on the re-read version failed: {}", s.component(), s.replicaId(),
+          write.shard(), e.toString());
+      return false;
+    }
   }
 }

@@ -6,13 +6,17 @@ package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.Observations;
+import io.kumodo.convoy.sharding.protocol.Listing;
+import io.kumodo.convoy.sharding.protocol.Options;
+import io.kumodo.convoy.sharding.protocol.Plan;
+import io.kumodo.convoy.sharding.protocol.Protocol;
+import io.kumodo.convoy.sharding.protocol.ShardState;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *       less than the lease duration ago (judged by local observation, see
  *       {@link Observations}). The replica always counts itself as live. Member leases of others
  *       unchanged for 10 lease durations are deleted; the first live replica marks those unchanged
- *       for one lease duration released (see {@link MemberLeases#releaseExpired}).
+ *       for one lease duration released (see {@link MemberLeases#tidyPeers}).
  *   <li>Sort the live replica IDs: k is this replica's position, N the count.
  *   <li>Want each shard i where i mod N = k (or what the configured {@link Assignment} says).
  *   <li>Create, renew or take each wanted shard lease; take only a free or expired one.
@@ -39,10 +43,11 @@ import org.slf4j.LoggerFactory;
  * succeeded, and only until that write's send time plus the lease duration less the fencing
  * margin (local fencing).
  *
- * <p>What the rule knows of each shard is one {@link ShardNode} (its phase: FREE, WANTED, HELD,
- * RELEASING); the writes and their answers are {@link ShardWrites}; step 7 is
- * {@link OwnershipNotice}. Not thread-safe: the {@link Coordinator} runs ticks one at a time
- * under its lock.
+ * <p>Steps 4 to 6 are decided from values by {@link Protocol#decide}: what each shard is
+ * ({@link ShardState}) and the write it needs. Everything else here is I/O: the listing, the
+ * member lease, sending the writes in flight together ({@link ShardWrites}), publishing the
+ * owned set and calling the callbacks ({@link OwnershipNotice}). Not thread-safe: the
+ * {@link Coordinator} runs ticks one at a time under its lock.
  */
 final class TickRule {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
@@ -54,12 +59,12 @@ final class TickRule {
   private final CreateConflicts creates;
   private final MemberLeases members;
   private final ShardCountAgreement agreement;
-  /** Per shard index: what this replica knows of the shard (see {@link ShardNode}). */
-  private final ShardNode[] nodes;
+  private final Protocol protocol;
+  /** Per shard index: what this replica knows of the shard; replaced, never changed in place. */
+  private final ShardState[] states;
   private final ShardListing listing;
   private final ShardWrites writes;
   private final OwnershipNotice notice;
-  private final ShardReleases releases;
   /** Read by the scheduler too (how many leases a tick reads). */
   private volatile List<String> lastLive = List.of();
   /** The ticker reading at which the next observed lease that matters expires, or Long.MAX_VALUE. */
@@ -72,27 +77,24 @@ final class TickRule {
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);
     this.agreement = new ShardCountAgreement(settings);
-    this.nodes = new ShardNode[s.shardCount()];
-    for (int shard = 0; shard < nodes.length; shard++) {
-      nodes[shard] = new ShardNode(shard);
-    }
-    this.listing = new ShardListing(settings, observed, errors, members, agreement);
-    this.notice = new OwnershipNotice(settings, ownership, nodes, listeners, this::expiresAt);
-    this.writes = new ShardWrites(settings, ownership, members, errors, creates, notice, this::expiresAt);
-    this.releases = new ShardReleases(settings, ownership, nodes, writes, notice, agreement, members,
+    this.protocol = new Protocol(new Options(s.component(), s.replicaId(), s.incarnation(), s.shardCount(),
+        s.leaseDuration(), s.renewNanos(), s.assignment()));
+    this.states = protocol.initial();
+    this.listing = new ShardListing(settings, observed, errors, members);
+    this.notice = new OwnershipNotice(settings, ownership, states, listeners, this::expiresAt);
+    this.writes = new ShardWrites(settings, protocol, states, ownership, members, errors, creates, notice,
         this::expiresAt);
   }
 
   /**
-   * Runs one tick, the spec's steps in its order, each a method given what it needs; never throws
-   * for a store error. A regular tick (at the renew interval, or prime) renews every held lease;
-   * an extra tick (caused by a lease event or an expiry) renews only those whose last renewal is
-   * a renew interval old, so it reacts (in a hand-over: with its takes and frees only) without
-   * writing what the regular tick writes anyway.
+   * Runs one tick, the spec's steps in its order; never throws for a store error. A regular tick
+   * (at the renew interval, or prime) renews every held lease; an extra tick (caused by a lease
+   * event or an expiry) renews only those whose last renewal is a renew interval old, so it reacts
+   * (in a hand-over: with its takes and frees only) without writing what the regular tick writes anyway.
    */
   void tick(boolean regular) {
     nextExpiry = Long.MAX_VALUE;
-    releases.dropLapsed(s.ticker().read());
+    fenceLapsed(s.ticker().read());
     List<Lease> listed = listing.list();
     // Read after the listing: a version it shows for the first time was written before this reading,
     // so its age never includes a pause or a slow list between an earlier reading and the listing.
@@ -102,165 +104,117 @@ final class TickRule {
     // 1. Renew the member lease; create it if it does not exist.
     members.renew(listed, wall, regular);
     if (listed == null) {
-      keepHeldWithoutListing(wall);
+      // Without a listing the assignment cannot be computed: keep (renew) what we hold.
+      send(protocol.renewHeld(wall, states), wall);
+      notice.notifyIfChanged("renewed-without-member-list");
       return;
     }
-    // 2. The live members, this replica always among them; delete long-dead member leases.
-    List<String> live = liveMembers(listed, now, wall);
-    // (ours) Replicas with different shard counts map objects to different shards: own nothing
-    // while any other count is published, or before our own count shows in a listing.
-    boolean agreed = listing.agreed(listed, now, this::expiresAt);
-    // 3. Sort the live IDs: k is our position, N the count.
-    int k = position(live);
-    // 4. The wanted shards.
-    BitSet wanted = wantedSet(agreed, live, k, listed, now);
+    // 2 to 6, decided from values: the live members, sorted, and our position k (2, 3); the wanted
+    // shards, none while the shard counts disagree (4); each shard's next state and write (5, 6).
+    Plan plan = protocol.decide(listingOf(listed, now, wall, regular), states);
+    System.arraycopy(plan.states(), 0, states, 0, states.length);
+    lastLive = plan.live();
+    expiresAt(plan.wakeAt());
+    if (plan.others() != null) {
+      agreement.report(plan.others());
+    }
     // 6 (first half). Shards we hold but do not want leave the owned set before they are freed.
-    releases.releaseUnwanted(wanted, now);
-    // 5. Create, renew or take each wanted shard lease (and create the missing unwanted ones).
-    List<ShardWrites.Write> acquires = acquireWanted(wanted, listed, regular, now, wall);
-    // 6 (second half). Free the released leases once their reconciles have finished.
-    List<ShardWrites.Write> frees = releases.freeReleased(wanted, agreed, now, wall);
-    // The writes of steps 5 and 6 are in flight together. A shard counts as owned once the answer
-    // to its own write is in, and is reported before the answers to the frees (which change no
-    // owned shard) are awaited.
+    notice.notifyIfChanged(agreement.others().isEmpty() ? "not-wanted" : "shard-count-mismatch");
+    // 5. Create, renew or take each wanted shard lease, and 6 (second half): free the released
+    // leases whose reconciles have finished. All in flight together; a shard counts as owned once
+    // the answer to its own write is in, and is reported before the answers to the frees (which
+    // change no owned shard) are awaited.
+    List<ShardWrites.Sent> acquires = writes.send(plan.acquires());
+    List<ShardWrites.Sent> frees = writes.sendReleases(plan.releases());
     writes.finishAll(acquires, wall, ShardWrites.NO_LIMIT);
     notice.notifyIfChanged("assignment");
     writes.finishAll(frees, wall, ShardWrites.NO_LIMIT);
-    tidyLeases(listed, k, now, wall);
+    // After the writes (they change no one's assignment this tick): delete leases outside the shard
+    // count and dead members' leases, raise tokens written back below the highest seen; the first
+    // live replica marks expired members released.
+    listing.deleteOutOfRange(listed, now);
+    listing.raiseTokens(listed, states, now);
+    members.tidyPeers(plan.staleMembers(), plan.expiredMembers(), plan.k() == 0, now);
     // 7. Call the OnChange callbacks if the owned set changed.
     notice.notifyIfChanged("assignment");
   }
 
-  /** Without a listing the assignment cannot be computed: keep (renew) what we hold. */
-  private void keepHeldWithoutListing(Instant wall) {
-    List<ShardWrites.Write> renewals = new ArrayList<>();
-    for (ShardNode node : nodes) {
-      if (node.is(ShardNode.Phase.HELD)) {
-        renewals.add(writes.renew(node, node.lease(), wall));
-      }
-    }
-    writes.finishAll(renewals, wall, ShardWrites.NO_LIMIT);
-    notice.notifyIfChanged("renewed-without-member-list");
+  /** Sends the writes of {@code plan} (a tick without a listing: renewals only) and applies the answers. */
+  private void send(Plan plan, Instant wall) {
+    System.arraycopy(plan.states(), 0, states, 0, states.length);
+    writes.finishAll(writes.send(plan.acquires()), wall, ShardWrites.NO_LIMIT);
   }
 
-  /** Step 2: the live member IDs (unsorted); notes the listed leases' ages and fencing tokens. */
-  private List<String> liveMembers(List<Lease> listed, long now, Instant wall) {
+  /**
+   * What {@link Protocol#decide} decides from: the listing, the time read after it, and what this
+   * replica knows of its member lease. The member leases' ages are read now; the agreement listing
+   * may be a second listing, observed too (see {@link ShardListing#agreementListing}).
+   */
+  private Listing listingOf(List<Lease> listed, long now, Instant wall, boolean regular) {
     observed.observe(listed, now);
-    List<String> live = members.live(listed, now, wall, this::expiresAt);
-    listing.noteTokens(listed, nodes);
-    return live;
-  }
-
-  /** Step 3: sorts {@code live}; returns this replica's position k. */
-  private int position(List<String> live) {
-    Collections.sort(live);
-    lastLive = List.copyOf(live);
-    return live.indexOf(s.replicaId());
-  }
-
-  /** Step 4: the shards the assignment gives this replica (none unless the shard counts agree). */
-  private BitSet wantedSet(boolean agreed, List<String> live, int k, List<Lease> listed, long now) {
-    BitSet wanted = agreed ? s.assignment().wanted(listing.view(live, k, listed, now, nodes)) : new BitSet();
-    for (ShardNode node : nodes) {
-      node.want(wanted.get(node.shard), now);
-    }
-    return wanted;
-  }
-
-  /**
-   * Step 5: starts the write each wanted shard needs. (ours) A missing lease that nobody wants
-   * yet is created too, so that its create wait runs while the replica that will want it waits
-   * for something else (a dead member's lease to expire, a shard count to agree): it is then
-   * freed for that replica, or kept if we want it.
-   */
-  private List<ShardWrites.Write> acquireWanted(BitSet wanted, List<Lease> listed, boolean regular, long now,
-      Instant wall) {
-    Map<LeaseKey, Lease> byKey = new HashMap<>(listed.size() * 2);
+    boolean drained = members.noteDrained(listed, this::expiresAt);
+    Map<LeaseKey, Long> ages = new HashMap<>();
+    Set<LeaseKey> first = new HashSet<>();
     for (Lease lease : listed) {
-      byKey.put(lease.key(), lease);
-    }
-    List<ShardWrites.Write> acquires = new ArrayList<>();
-    for (int shard = wanted.nextSetBit(0); shard >= 0; shard = wanted.nextSetBit(shard + 1)) {
-      ShardWrites.Write write = acquire(nodes[shard], byKey.get(LeaseKey.shard(s.component(), shard)), regular,
-          now, wall);
-      if (write != null) {
-        acquires.add(write);
-      }
-    }
-    if (!members.drained()) {
-      for (ShardNode node : nodes) {
-        if (!wanted.get(node.shard) && byKey.get(LeaseKey.shard(s.component(), node.shard)) == null
-            && !node.is(ShardNode.Phase.HELD) && !node.is(ShardNode.Phase.RELEASING)) {
-          acquires.add(writes.create(node, wall));
+      if (lease.key().role() == LeaseRole.MEMBER) {
+        ages.put(lease.key(), observed.age(lease, now));
+        if (observed.firstVersion(lease)) {
+          first.add(lease.key());
         }
+      } else if (lease.key().shard() < states.length) {
+        creates.settled(lease.key());
       }
     }
-    return acquires;
+    List<Lease> agreementListing = listing.agreementListing(listed, now, this::expiresAt);
+    long[] renewedAt = new long[states.length];
+    long window = ShardListing.window(s, observed);
+    for (int shard = 0; shard < states.length; shard++) {
+      renewedAt[shard] = ownership.deadline(shard) - window;
+    }
+    Listing.Ages memberAges = new Listing.Ages() {
+      @Override
+      public long age(Lease lease) {
+        return ages.getOrDefault(lease.key(), 0L);
+      }
+
+      @Override
+      public boolean firstVersion(Lease lease) {
+        return first.contains(lease.key());
+      }
+    };
+    return new Listing(protocol.options(), now, wall, regular, listed, agreementListing, drained, members.foreign(),
+        memberAges, lease -> listing.left(lease, now), renewedAt, ShardListing.longest(s, observed));
   }
 
-  /**
-   * The write step 5 needs for a wanted shard: renew it if held (a regular tick, or an extra one
-   * when the last renewal is a renew interval old, a regular tick ran late or its renewal
-   * failed, or its last write conflicted without news, see {@link ShardConflicts}), take it back
-   * if it is still being released, create it if missing, take it if free or expired. Null when no write is due.
-   */
-  private ShardWrites.Write acquire(ShardNode node, Lease listed, boolean regular, long now, Instant wall) {
-    if (node.is(ShardNode.Phase.HELD)) {
-      // (With another window since that write, only an extra tick renews sooner or later.)
-      long lastSent = ownership.deadline(node.shard) - ShardListing.window(s, observed);
-      return regular || now - lastSent >= s.renewNanos() || node.looksAgain() ? writes.renew(node, node.lease(), wall)
-          : null;
-    }
-    if (node.is(ShardNode.Phase.RELEASING)) {
-      Lease freeing = node.lease();
-      node.dropLease();
-      return writes.renew(node, freeing, wall); // still ours in the store: wanted again before it was freed
-    }
-    long uncertain = node.takeUncertainTake();
-    if (writes.ownLostTake(node, listed, uncertain)) {
-      return writes.retake(node, listed, wall); // our own earlier take, whose answer was lost
-    }
-    if (listed == null) {
-      return writes.create(node, wall);
-    }
-    creates.settled(listed.key());
-    // Free only counts when its holder freed it: a holder cleared by another writer may still be
-    // acting on the shard until its next renewal, so that lease waits out a lease duration.
-    // Held by a live replica, or by another incarnation of this one: wait for expiry.
-    if (!LeaseAnnotations.isFreedByItsHolder(listed)) {
-      long left = listing.left(listed, now);
-      if (left > 0) {
-        expiresAt(now + left);
-        return null;
+  /** Held shards whose fencing deadline passed: out of the owned set; renewed or freed by the tick. */
+  private void fenceLapsed(long now) {
+    boolean any = false;
+    for (int shard = 0; shard < states.length; shard++) {
+      if (states[shard] instanceof ShardState.Held held && ownership.deadline(shard) - now <= 0) {
+        states[shard] = held.release(now);
+        any = true;
+        log.warn("{}/{}: shard {} fenced: no successful renewal for {} (lease duration less the margin)",
+            s.component(), s.replicaId(), shard, Durations.format(s.leaseDuration().minus(s.fencingMargin())));
       }
     }
-    return writes.take(node, listed, wall);
-  }
-
-  /**
-   * After the writes: deletes leases outside the shard count, raises tokens written back below the
-   * highest seen; the first live replica marks expired members.
-   */
-  private void tidyLeases(List<Lease> listed, int k, long now, Instant wall) {
-    listing.deleteOutOfRange(listed, now);
-    listing.raiseTokens(listed, nodes, now);
-    if (k == 0) {
-      members.releaseExpired(wall, now); // after the takes: it changes no one's assignment this tick
+    if (any) {
+      notice.notifyIfChanged("fenced");
     }
   }
 
-  /**
-   * Frees every held shard lease and, unless configured otherwise, the member lease, while the
-   * frees are in flight ({@link ReleaseAtClose}).
-   */
-  void releaseAll(long deadline, ReleaseAtClose.IdleWaiter waiter) {
-    new ReleaseAtClose(s, nodes, notice, writes, members).run(deadline, waiter);
+  /** At close: every held shard leaves the owned set; returns the released shards ({@link ReleaseAtClose#release}). */
+  java.util.Set<Integer> releaseAtClose() {
+    return new ReleaseAtClose(s, states, notice, writes, members).release();
+  }
+
+  /** At close, once the reconciles ended or their share of the time limit passed: frees the leases. */
+  void freeAtClose(long deadline) {
+    new ReleaseAtClose(s, states, notice, writes, members).free(deadline);
   }
 
   /** True when a released shard waits for its reconciles to finish before its lease is freed. */
   boolean waitingForIdle() {
-    return ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).stream()
-        .anyMatch(shard -> ownership.inFlight(shard) > 0);
+    return ReleaseAtClose.releasing(states).stream().anyMatch(shard -> ownership.inFlight(shard) > 0);
   }
 
   /**
@@ -273,10 +227,12 @@ final class TickRule {
     if (nextExpiry != Long.MAX_VALUE && nextExpiry - next < 0) {
       next = nextExpiry;
     }
-    for (int shard : ShardNode.shardsIn(nodes, ShardNode.Phase.HELD)) {
-      long d = ownership.deadline(shard);
-      if (d - next < 0) {
-        next = d;
+    for (ShardState state : states) {
+      if (state instanceof ShardState.Held) {
+        long d = ownership.deadline(state.shard());
+        if (d - next < 0) {
+          next = d;
+        }
       }
     }
     return next;
@@ -321,6 +277,9 @@ final class TickRule {
 
   /** Notes that a tick is needed at ticker reading {@code at}, if no earlier one is. */
   private void expiresAt(long at) {
+    if (at == Long.MAX_VALUE) {
+      return;
+    }
     if (nextExpiry == Long.MAX_VALUE || at - nextExpiry < 0) {
       nextExpiry = at;
     }
@@ -328,7 +287,7 @@ final class TickRule {
 
   /** True while released shards still wait to be written free. */
   boolean releasing() {
-    return !ShardNode.shardsIn(nodes, ShardNode.Phase.RELEASING).isEmpty();
+    return !ReleaseAtClose.releasing(states).isEmpty();
   }
 
   /** The replicas that publish another shard count, found at the last tick that could list the leases. */

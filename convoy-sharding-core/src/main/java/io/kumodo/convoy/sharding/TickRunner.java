@@ -7,8 +7,8 @@ package io.kumodo.convoy.sharding;
 import io.kumodo.convoy.sharding.internal.Durations;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -20,8 +20,7 @@ import org.slf4j.LoggerFactory;
  * limit, when it returns.
  *
  * <p>Lock order of a coordinator: tickLock (here), then scheduleLock ({@link TickScheduler}: a
- * callback may ask for a tick), then idleLock (here: close waits for the reconciles);
- * scheduleLock and idleLock are never held together.
+ * callback may ask for a tick, close schedules its wait for the reconciles).
  */
 final class TickRunner {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
@@ -32,19 +31,33 @@ final class TickRunner {
   private final DrainFutures drains;
   private final BooleanSupplier closed;
 
-  // Lock order: tickLock, then scheduleLock (TickScheduler), then idleLock.
+  // Lock order: tickLock, then scheduleLock (TickScheduler).
   /** One tick at a time; also guards the listeners of {@link #rule} and {@link #released}. */
   private final ReentrantLock tickLock = new ReentrantLock();
   /** Guarded by tickLock: the leases were freed at close. */
   private boolean released;
   /** Set by a tick when a released shard waits for its reconciles; the last exit then ticks. */
   private volatile boolean releaseWaiting;
-  /** Signalled when the last reconcile of a shard exits while a release waits. */
-  private final ReentrantLock idleLock = new ReentrantLock();
-  private final Condition idle = idleLock.newCondition();
+  /** Runs a task after a delay at close, on the injected scheduler or the thread of our own. */
+  private final CloseScheduler closeScheduler;
+  /** At close, while the frees wait for running reconciles: what they wait for; else null. */
+  private volatile CloseWait closeWait;
+  /** Completed once the leases were freed at close (or the attempt ended). */
+  private final CompletableFuture<Void> freed = new CompletableFuture<>();
 
-  TickRunner(Settings settings, Ownership ownership, TickRule rule, DrainFutures drains, BooleanSupplier closed) {
+  /** The released shards whose reconciles the frees at close wait for, until {@code idleBy}, within {@code deadline}. */
+  private record CloseWait(Set<Integer> shards, long idleBy, long deadline) {}
+
+  /** Runs a task {@code delayNanos} from now on the coordinator's scheduler, at close. */
+  @FunctionalInterface
+  interface CloseScheduler {
+    void schedule(Runnable task, long delayNanos);
+  }
+
+  TickRunner(Settings settings, Ownership ownership, TickRule rule, DrainFutures drains, BooleanSupplier closed,
+      CloseScheduler closeScheduler) {
     this.settings = settings;
+    this.closeScheduler = closeScheduler;
     this.ownership = ownership;
     this.rule = rule;
     this.drains = drains;
@@ -101,10 +114,15 @@ final class TickRunner {
   }
 
   /**
-   * At close, once nothing is owned: frees the leases by {@code deadline} unless a running tick
-   * holds the tick lock past the close time limit; that tick frees them when it returns.
+   * At close, once nothing is owned: the held shards leave the owned set, and their leases are
+   * freed by {@code deadline}, unless a running tick holds the tick lock past the close time limit;
+   * that tick frees them when it returns. Returns a future completed once the leases were freed:
+   * at once when no reconcile of a released shard runs; else on the coordinator's scheduler, when
+   * the last such reconcile exits or three quarters of the close time limit have passed, whichever
+   * is first. That wait is on the injected ticker and scheduler, so in virtual time it takes no
+   * real time.
    */
-  void releaseAtClose(long deadline) {
+  CompletableFuture<Void> releaseAtClose(long deadline) {
     boolean locked;
     try {
       // A tick stuck on the store must not hold close() past its time limit.
@@ -125,27 +143,32 @@ final class TickRunner {
       log.warn("{}/{}: a tick still runs after the close time limit {}; owned shards end now, their leases are "
           + "freed when that tick returns", settings.component(), settings.replicaId(),
           Durations.format(settings.closeTimeout()));
+      freed.complete(null);
     }
+    return freed;
   }
 
   /**
    * Ends a reconcile of {@code shard}; returns true when it was the last one and a release waits
-   * for it (the caller then asks for a tick).
+   * for it (the caller then asks for a tick). At close, the last exit of the reconciles the frees
+   * wait for starts the frees, on the scheduler.
    */
   boolean exited(int shard) {
     if (ownership.exit(shard) == 0 && releaseWaiting) {
-      idleLock.lock();
-      try {
-        idle.signalAll();
-      } finally {
-        idleLock.unlock();
+      CloseWait wait = closeWait;
+      if (wait != null && idle(wait.shards())) {
+        closeScheduler.schedule(this::freeAfterWait, 0);
       }
       return true;
     }
     return false;
   }
 
-  /** At close, under the tick lock: frees the leases, once (close or a late tick, whichever is first). */
+  /**
+   * At close, under the tick lock: the held shards leave the owned set, and their leases are freed
+   * now if no reconcile of them runs, else after the wait (see {@link #releaseAtClose}). Once: by
+   * close or by a late tick, whichever is first.
+   */
   private void releaseOnce(long deadline) {
     if (released) {
       return;
@@ -153,40 +176,54 @@ final class TickRunner {
     released = true;
     releaseWaiting = true;
     try {
-      rule.releaseAll(deadline, this::awaitIdle);
+      Set<Integer> releasing = rule.releaseAtClose();
+      if (!idle(releasing)) {
+        // Running reconciles get three quarters of the close time limit; the writes keep the rest.
+        long now = settings.ticker().read();
+        long idleBy = ReleaseAtClose.threeQuarters(now, deadline);
+        closeWait = new CloseWait(releasing, idleBy, deadline);
+        closeScheduler.schedule(this::freeAfterWait, idleBy - now);
+        if (idle(releasing)) {
+          closeScheduler.schedule(this::freeAfterWait, 0); // the last one exited meanwhile
+        }
+        return;
+      }
+      rule.freeAtClose(deadline);
     } catch (RuntimeException | Error e) {
       log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
     }
+    freed.complete(null);
   }
 
-  /** Waits until no reconcile of {@code shards} runs, or the ticker passes {@code deadline}. */
-  private boolean awaitIdle(Set<Integer> shards, long deadline) {
-    idleLock.lock();
+  /** At close, on the scheduler: frees the leases once the wait for the reconciles ended, once. */
+  private void freeAfterWait() {
+    tickLock.lock();
     try {
-      long realRemaining = deadline - settings.ticker().read();
-      while (true) {
-        boolean busy = false;
-        for (int shard : shards) {
-          if (ownership.inFlight(shard) > 0) {
-            busy = true;
-            break;
-          }
-        }
-        if (!busy) {
-          return true;
-        }
-        long tickerRemaining = deadline - settings.ticker().read();
-        if (tickerRemaining <= 0 || realRemaining <= 0) {
-          return false;
-        }
-        // Bounded both by the injected ticker and by real time, so a virtual clock cannot hang close().
-        realRemaining = idle.awaitNanos(Math.min(realRemaining, tickerRemaining));
+      CloseWait wait = closeWait;
+      if (wait == null) {
+        return;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+      closeWait = null;
+      if (!idle(wait.shards())) {
+        log.warn("{}/{}: close time limit reached with reconciles still running; freeing the leases anyway",
+            settings.component(), settings.replicaId());
+      }
+      rule.freeAtClose(wait.deadline());
+    } catch (RuntimeException | Error e) {
+      log.error("{}/{}: error while releasing leases on close", settings.component(), settings.replicaId(), e);
     } finally {
-      idleLock.unlock();
+      tickLock.unlock();
+      freed.complete(null);
     }
+  }
+
+  /** True when no reconcile of {@code shards} runs. */
+  private boolean idle(Set<Integer> shards) {
+    for (int shard : shards) {
+      if (ownership.inFlight(shard) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }

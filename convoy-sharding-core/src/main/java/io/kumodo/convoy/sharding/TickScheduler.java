@@ -22,8 +22,7 @@ import org.slf4j.LoggerFactory;
  * pending; an earlier one replaces a later one.
  *
  * <p>Everything here is guarded by one lock, {@link #scheduleLock}. Lock order of a coordinator:
- * tickLock ({@link TickRunner}), then scheduleLock (here), then idleLock ({@link TickRunner});
- * in fact scheduleLock and idleLock are never held together, and under scheduleLock only the
+ * tickLock ({@link TickRunner}), then scheduleLock (here); under scheduleLock only the
  * {@link Scheduler} is called (to schedule or cancel), never a tick.
  */
 final class TickScheduler {
@@ -51,6 +50,8 @@ final class TickScheduler {
   private long nextRegularAt;
   private long lastTickStart = Long.MIN_VALUE;
   private AutoCloseable watch;
+  /** The thread of our own, once started. */
+  private volatile Thread thread;
 
   /**
    * @param injected the builder's scheduler, or null for a daemon thread of our own
@@ -72,18 +73,7 @@ final class TickScheduler {
   /** Schedules the first tick now and opens the lease watch (ticking at the renew interval only without it). */
   void start() {
     synchronized (scheduleLock) {
-      if (injected != null) {
-        scheduler = injected;
-      } else {
-        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
-          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
-          t.setDaemon(true);
-          return t;
-        });
-        ownExecutor.setRemoveOnCancelPolicy(true);
-        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        scheduler = ownExecutor::schedule;
-      }
+      ensureScheduler();
       nextRegularAt = settings.ticker().read();
       wakeAt(nextRegularAt);
     }
@@ -96,6 +86,45 @@ final class TickScheduler {
       log.warn("{}/{}: lease watch unavailable, ticking at the renew interval only: {}", settings.component(),
           settings.replicaId(), e.toString());
     }
+  }
+
+  /** The injected scheduler, or the thread of our own, started now if the coordinator never started. */
+  private Scheduler ensureScheduler() {
+    assert Thread.holdsLock(scheduleLock);
+    if (scheduler == null) {
+      if (injected != null) {
+        scheduler = injected;
+      } else {
+        ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "convoy-coordinator-" + settings.component() + "-" + settings.replicaId());
+          t.setDaemon(true);
+          thread = t;
+          return t;
+        });
+        ownExecutor.setRemoveOnCancelPolicy(true);
+        ownExecutor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        scheduler = ownExecutor::schedule;
+      }
+    }
+    return scheduler;
+  }
+
+  /**
+   * At close: runs {@code task} {@code delayNanos} from now on the scheduler (on the injected one,
+   * so in virtual time in tests), whether the coordinator was started or not.
+   */
+  void scheduleAtClose(Runnable task, long delayNanos) {
+    synchronized (scheduleLock) {
+      ensureScheduler().schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * True when the caller may wait for a task scheduled now: the ticks run on a thread of the
+   * coordinator's own (not an injected scheduler), and the caller is not that thread (a callback).
+   */
+  boolean mayAwaitScheduled() {
+    return injected == null && Thread.currentThread() != thread;
   }
 
   /** At close: cancels the pending wake-up and closes the lease watch. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * that sees a shard lease missing cannot know who held it nor when its holder heard of the
  * delete (its watch may lag, its store may have no watch, the member leases may be gone too, a
  * wall clock may make the holder look dead): it creates the lease at once but owns it only a
- * lease duration after the create, whoever it believes to be live (see the create wait in {@code ShardNode}).
+ * lease duration after the create, whoever it believes to be live (see the create wait in {@code protocol.ShardState}).
  * ({@link TestCluster} checks every 100 ms that no shard has two owners.)
  */
 class DeletedLeaseTest {

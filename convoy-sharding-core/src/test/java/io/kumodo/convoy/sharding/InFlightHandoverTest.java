@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,29 +63,91 @@ class InFlightHandoverTest {
   }
 
   @Test
-  void closeWaitsForRunningReconcilesBeforeFreeingTheLeases() throws Exception {
+  void closeWaitsForRunningReconcilesBeforeFreeingTheLeases() {
     TestCluster cluster = new TestCluster(1);
     TestCluster.Replica a = cluster.start("cm-a");
     assertThat(a.coordinator.enterShard(0)).isTrue();
-    CompletableFuture<Void> closing = CompletableFuture.runAsync(a.coordinator::close);
-    for (int i = 0; i < 1_000_000 && a.coordinator.owns(0); i++) {
-      Thread.onSpinWait();
-    }
+    a.coordinator.close();
     assertThat(a.coordinator.owns(0)).as("out of the owned set first").isFalse();
-    assertThat(closing).isNotDone();
+    cluster.run(Duration.ofSeconds(1));
     assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
     a.coordinator.exitShard(0);
-    closing.get(5, TimeUnit.SECONDS);
+    cluster.run(Duration.ofMillis(100));
     assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
   }
 
   @Test
-  void closeFreesAnywayWhenAReconcileOutlastsTheCloseTimeout() throws Exception {
+  void closeFreesAnywayWhenAReconcileOutlastsThreeQuartersOfTheCloseTimeout() {
     TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
-        b -> b.closeTimeout(Duration.ofMillis(200)));
+        b -> b.closeTimeout(Duration.ofSeconds(4)));
     TestCluster.Replica a = cluster.start("cm-a");
     assertThat(a.coordinator.enterShard(0)).isTrue();
     a.coordinator.close();
+    cluster.run(Duration.ofMillis(2900));
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
+    cluster.run(Duration.ofMillis(200));
     assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).holder()).as("member released").isEmpty();
+  }
+
+  @Test
+  void aCloseDuringARunningReconcileInVirtualTimeReturnsWithoutRealWaitingAndFreesInVirtualTime() {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
+        b -> b.closeTimeout(Duration.ofHours(1)));
+    TestCluster.Replica a = cluster.start("cm-a");
+    assertThat(a.coordinator.enterShard(0)).isTrue();
+    long start = System.nanoTime();
+    a.coordinator.close();
+    cluster.run(Duration.ofMinutes(46), Duration.ofSeconds(1));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+    assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+  }
+
+  @Test
+  void closeOnTheCoordinatorsOwnThreadReturnsOnceTheLastReconcileExitedAndTheLeasesAreFree() throws Exception {
+    InMemoryLeaseStore store = TestCluster.installed("convoy-cm", 1);
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(1)
+        .leaseStore(store).build();
+    a.prime();
+    assertThat(a.enterShard(0)).isTrue();
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(a::close);
+    for (int i = 0; i < 1_000_000 && a.owns(0); i++) {
+      Thread.onSpinWait();
+    }
+    assertThat(a.owns(0)).as("out of the owned set first").isFalse();
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
+    a.exitShard(0);
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
+  }
+
+  @Test
+  void aCloseFromACallbackOnTheCoordinatorsOwnThreadFreesTheLeasesOnceTheRunningReconcileExits() throws Exception {
+    InMemoryLeaseStore store = TestCluster.installed("convoy-cm", 1);
+    CompletableFuture<Void> closedInCallback = new CompletableFuture<>();
+    Coordinator[] self = new Coordinator[1];
+    Coordinator a = Coordinator.builder().component("convoy-cm").replicaId("cm-a").shardCount(1)
+        .leaseStore(store)
+        .onChange(change -> {
+          if (change.released().contains(0) && Thread.currentThread().getName().startsWith("convoy-coordinator-")) {
+            self[0].close(); // returns at once: the frees wait for the reconcile on this very thread
+            closedInCallback.complete(null);
+          }
+        })
+        .build();
+    self[0] = a;
+    a.prime();
+    assertThat(a.enterShard(0)).isTrue();
+    a.start();
+    a.drain();
+    closedInCallback.get(5, TimeUnit.SECONDS);
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEqualTo("cm-a");
+
+    a.exitShard(0);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!store.get(LeaseKey.shard("convoy-cm", 0)).holder().isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(store.get(LeaseKey.shard("convoy-cm", 0)).holder()).isEmpty();
   }
 }

@@ -125,7 +125,7 @@ class ShardCountAgreementTest {
       legacy = cluster.store.update(legacy.renewed(cluster.time.clock().instant(), LEASE));
     }
     assertThat(r.coordinator.ownedShards()).isEmpty();
-    assertThat(r.coordinator.shardCountMismatch()).isEqualTo(Map.of("legacy", ShardCountAgreement.NONE));
+    assertThat(r.coordinator.shardCountMismatch()).isEqualTo(Map.of("legacy", io.kumodo.convoy.sharding.protocol.Protocol.NO_COUNT));
     // It stops renewing: marked released after a lease duration unchanged, then ownership resumes.
     cluster.run(LEASE.plus(RENEW.multipliedBy(2)));
     assertThat(r.coordinator.ownedShards()).hasSize(32);

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It also keeps the longest and the shortest lease duration that the live member leases of the
  * listings declare ({@link #longestDeclared()}, {@link #shortestDeclared()}): what a wait for a
- * holder it cannot name (a missing lease's, see {@code ShardNode}) must last, and how long its own
+ * holder it cannot name (a missing lease's, see the create wait in {@code protocol.ShardState}) must last, and how long its own
  * ownership may outlast its last renewal, while replicas with another {@code --lease-duration} run.
  */
 public final class Observations {

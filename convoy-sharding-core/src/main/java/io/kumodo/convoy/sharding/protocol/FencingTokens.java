@@ -2,7 +2,10 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.protocol;
+
+import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -24,9 +27,9 @@ import java.util.Map;
  * operator who edits {@code leaseTransitions} down writes an older token, and the next take
  * would otherwise hand out a token below one issued before.
  */
-final class FencingTokens {
+public final class FencingTokens {
   /** The largest transition count a Kubernetes Lease can hold (int32). */
-  static final long TRANSITIONS_LIMIT = Integer.MAX_VALUE;
+  public static final long TRANSITIONS_LIMIT = Integer.MAX_VALUE;
   private static final int TRANSITION_BITS = 31;
   /** The largest epoch: a token stays a positive long. */
   private static final long EPOCH_LIMIT = (1L << 32) - 1;
@@ -34,12 +37,12 @@ final class FencingTokens {
   private FencingTokens() {}
 
   /** The token of {@code lease}. */
-  static long of(Lease lease) {
+  public static long of(Lease lease) {
     return epoch(lease) << TRANSITION_BITS | Math.min(Math.max(lease.transitions(), 0), TRANSITIONS_LIMIT);
   }
 
   /** The epoch of {@code lease}: its annotation or its creation second, whichever is larger. */
-  static long epoch(Lease lease) {
+  public static long epoch(Lease lease) {
     long annotated = parse(lease.annotations().get(LeaseAnnotations.EPOCH));
     Instant created = lease.created();
     long createdSecond = created == null ? 0 : Math.min(Math.max(created.getEpochSecond(), 0), EPOCH_LIMIT);
@@ -50,7 +53,7 @@ final class FencingTokens {
    * The transition count and annotations a take of {@code listed} writes: one more transition,
    * or, at the int32 limit, transition 0 of the next epoch. Either way the token grows.
    */
-  static Lease taken(Lease listed, String holder, Instant wall) {
+  public static Lease taken(Lease listed, String holder, Instant wall) {
     if (listed.transitions() < TRANSITIONS_LIMIT) {
       return listed.withHolder(holder, wall, wall, listed.transitions() + 1);
     }
@@ -63,7 +66,7 @@ final class FencingTokens {
    * The annotations of a shard lease to create when the highest token this replica has seen of
    * that shard is {@code highestSeen} (negative: none seen): an epoch above it.
    */
-  static Map<String, String> forCreate(long highestSeen) {
+  public static Map<String, String> forCreate(long highestSeen) {
     return highestSeen < 0 ? Map.of()
         : Map.of(LeaseAnnotations.EPOCH, Long.toString((highestSeen >>> TRANSITION_BITS) + 1));
   }
@@ -74,7 +77,7 @@ final class FencingTokens {
    * but one that goes on with the holding whose token this replica last wrote (an edited
    * lease may carry an older {@code leaseTransitions}, or the token of another owner's holding).
    */
-  static Lease aboveSeen(Lease request, long highestSeen, boolean strictly) {
+  public static Lease aboveSeen(Lease request, long highestSeen, boolean strictly) {
     return atLeast(request, strictly && highestSeen >= 0 ? highestSeen + 1 : highestSeen);
   }
 
@@ -82,7 +85,7 @@ final class FencingTokens {
    * {@code request} with a token of at least {@code min}: unchanged when its token is, else with
    * the epoch above {@code min}'s (its transition count kept), so its token is above {@code min}.
    */
-  static Lease atLeast(Lease request, long min) {
+  public static Lease atLeast(Lease request, long min) {
     if (min <= 0 || of(request) >= min) {
       return request;
     }
