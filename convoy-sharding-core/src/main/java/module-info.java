@@ -5,7 +5,8 @@
 
 /**
  * convoy-sharding-core: the shard key, the {@link io.kumodo.convoy.sharding.Coordinator}, the
- * assignments and the lease-store SPI ({@code io.kumodo.convoy.sharding}), and the Micrometer
+ * assignments ({@code io.kumodo.convoy.sharding}), the lease-store SPI ({@code
+ * io.kumodo.convoy.sharding.spi}), and the Micrometer
  * binding ({@code io.kumodo.convoy.sharding.micrometer}, which needs micrometer-core at run time
  * only when it is used). {@code io.kumodo.convoy.sharding.internal} is for convoy-sharding-fabric8
  * alone. The test kit is the separate module {@code io.kumodo.convoy.sharding.testing}.
@@ -23,6 +24,7 @@ module io.kumodo.convoy.sharding {
   requires static transitive micrometer.core;
 
   exports io.kumodo.convoy.sharding;
+  exports io.kumodo.convoy.sharding.spi;
   exports io.kumodo.convoy.sharding.micrometer;
   exports io.kumodo.convoy.sharding.internal to io.kumodo.convoy.sharding.fabric8;
 }

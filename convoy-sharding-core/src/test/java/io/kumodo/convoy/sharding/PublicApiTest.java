@@ -37,17 +37,18 @@ class PublicApiTest {
   }
 
   @Test
-  void theModuleExportsTheApiAndMicrometerToEveryoneAndTheInternalPackageToFabric8Alone() {
+  void theModuleExportsTheApiTheSpiAndMicrometerToEveryoneAndTheInternalPackageToFabric8Alone() {
     Path classes = Path.of(Coordinator.class.getProtectionDomain().getCodeSource().getLocation().getPath());
     ModuleDescriptor module = ModuleFinder.of(classes).find("io.kumodo.convoy.sharding").orElseThrow().descriptor();
 
     assertThat(module.exports()).extracting(e -> e.source() + " to " + e.targets()).containsExactlyInAnyOrder(
         "io.kumodo.convoy.sharding to []",
+        "io.kumodo.convoy.sharding.spi to []",
         "io.kumodo.convoy.sharding.micrometer to []",
         "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8]");
     assertThat(module.packages()).containsExactlyInAnyOrder(
-        "io.kumodo.convoy.sharding", "io.kumodo.convoy.sharding.micrometer", "io.kumodo.convoy.sharding.internal",
-        "io.kumodo.convoy.sharding.protocol");
+        "io.kumodo.convoy.sharding", "io.kumodo.convoy.sharding.spi", "io.kumodo.convoy.sharding.micrometer",
+        "io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol");
   }
 
   @Test

@@ -4,11 +4,11 @@
  */
 package io.kumodo.convoy.sharding.internal;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
