@@ -37,7 +37,7 @@ class PublicApiTest {
   }
 
   @Test
-  void theModuleExportsTheApiTheSpiAndMicrometerToEveryoneAndTheInternalPackageToFabric8Alone() {
+  void theModuleExportsTheApiTheSpiAndMicrometerToEveryoneAndTheInternalPackageToFabric8AndTheKubectlPluginAlone() {
     Path classes = Path.of(Coordinator.class.getProtectionDomain().getCodeSource().getLocation().getPath());
     ModuleDescriptor module = ModuleFinder.of(classes).find("io.kumodo.convoy.sharding").orElseThrow().descriptor();
 
@@ -45,7 +45,7 @@ class PublicApiTest {
         "io.kumodo.convoy.sharding to []",
         "io.kumodo.convoy.sharding.spi to []",
         "io.kumodo.convoy.sharding.micrometer to []",
-        "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8]");
+        "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8, io.kumodo.convoy.sharding.kubectl]");
     assertThat(module.packages()).containsExactlyInAnyOrder(
         "io.kumodo.convoy.sharding", "io.kumodo.convoy.sharding.spi", "io.kumodo.convoy.sharding.micrometer",
         "io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol");
