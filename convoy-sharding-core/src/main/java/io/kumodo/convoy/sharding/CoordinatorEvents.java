@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;

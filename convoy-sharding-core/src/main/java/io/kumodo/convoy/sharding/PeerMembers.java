@@ -6,6 +6,10 @@ package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseConflictException;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;

@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import io.kumodo.convoy.sharding.protocol.Protocol;
 import io.kumodo.convoy.sharding.protocol.ShardState;
 import io.kumodo.convoy.sharding.protocol.Write;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,8 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 

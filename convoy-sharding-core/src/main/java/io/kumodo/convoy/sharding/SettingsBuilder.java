@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.OptionLimits;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

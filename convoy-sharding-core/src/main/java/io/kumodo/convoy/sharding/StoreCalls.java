@@ -5,6 +5,9 @@
 package io.kumodo.convoy.sharding;
 
 import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

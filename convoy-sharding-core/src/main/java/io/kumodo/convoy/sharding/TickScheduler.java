@@ -4,6 +4,9 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;

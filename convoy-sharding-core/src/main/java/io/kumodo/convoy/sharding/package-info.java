@@ -5,7 +5,7 @@
 /**
  * Sharding a controller over leases: the {@link io.kumodo.convoy.sharding.ShardKey}, the
  * {@link io.kumodo.convoy.sharding.Coordinator} that takes and frees shard leases, and the
- * {@link io.kumodo.convoy.sharding.LeaseStore} SPI with an in-memory implementation.
+ * {@link io.kumodo.convoy.sharding.spi.LeaseStore} SPI with an in-memory implementation.
  *
  * <h2>What is guaranteed</h2>
  * A replica reports a shard as owned only after its own resource-version-guarded write of that

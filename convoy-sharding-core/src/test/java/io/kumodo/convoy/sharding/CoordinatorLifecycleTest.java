@@ -7,6 +7,9 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;

@@ -7,6 +7,10 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,8 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -4,9 +4,11 @@
  */
 package io.kumodo.convoy.sharding;
 
-import io.kumodo.convoy.sharding.protocol.FencingTokens;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kumodo.convoy.sharding.protocol.FencingTokens;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import io.kumodo.convoy.sharding.testing.Faults;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;

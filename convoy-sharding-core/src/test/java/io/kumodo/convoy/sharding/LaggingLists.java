@@ -4,6 +4,8 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;

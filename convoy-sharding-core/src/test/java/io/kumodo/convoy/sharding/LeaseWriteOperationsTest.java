@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
 import io.kumodo.convoy.sharding.CoordinatorEvents.Outcome;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;

@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.internal.DurationLimits;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

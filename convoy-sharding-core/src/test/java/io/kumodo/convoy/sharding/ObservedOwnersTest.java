@@ -7,6 +7,8 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -157,13 +159,12 @@ class ObservedOwnersTest {
   void aShardIsWithoutAnOwnerSinceItsLeaseExpiredWasFreedOrDeletedOrSinceTheFirstReadingWhenNeverSeen() {
     ObservedOwners observed = new ObservedOwners(2, 100);
     assertThat(observed.unownedSince(0, 500)).isEqualTo(100);
-    assertThat(observed.unownedShards(500)).isEqualTo(2);
-    assertThat(observed.oldestUnownedNanos(500)).isEqualTo(400);
+    assertThat(observed.unownedSince(1, 500)).as("both shards, never seen, since the first reading").isEqualTo(100);
 
     Lease held = new Lease(LeaseKey.shard("convoy-cm", 0), "cm-a", LEASE, null, null, 0, Map.of(), "1");
     observed.put(held, 1_000);
     assertThat(observed.unownedSince(0, 1_000)).isEqualTo(ObservedOwners.OWNED);
-    assertThat(observed.unownedShards(1_000)).isEqualTo(1);
+    assertThat(observed.unownedSince(1, 1_000)).as("shard 1 still without an owner").isEqualTo(100);
     long expiry = 1_000 + LEASE.toNanos();
     assertThat(observed.unownedSince(0, expiry - 1)).isEqualTo(ObservedOwners.OWNED);
     assertThat(observed.unownedSince(0, expiry)).as("expired: since the expiry").isEqualTo(expiry);
@@ -180,7 +181,7 @@ class ObservedOwnersTest {
     observed.remove(held.key(), expiry + 110);
     assertThat(observed.unownedSince(0, expiry + 120)).as("deleted while owned: since the delete")
         .isEqualTo(expiry + 110);
-    assertThat(observed.oldestUnownedNanos(expiry + 120)).as("shard 1, never seen, is the oldest")
-        .isEqualTo(expiry + 120 - 100);
+    assertThat(observed.unownedSince(1, expiry + 120)).as("shard 1, never seen, since the first reading")
+        .isEqualTo(100);
   }
 }

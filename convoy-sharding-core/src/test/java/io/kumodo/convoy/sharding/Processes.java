@@ -4,6 +4,8 @@
  */
 package io.kumodo.convoy.sharding;
 
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;

@@ -30,23 +30,26 @@ class PublicApiTest {
   @Test
   void theCompiledPublicApiIsTheCheckedInListing() throws Exception {
     // The protocol package is public for the runtime in the root package only: it is not API
-    // (module-info exports it to nobody), so it is not listed; the internal package is listed apart.
+    // (module-info exports it to nobody), so it is not listed; nor is internal (fabric8's alone).
     List<String> compiled = PublicApiListing.of(Coordinator.class, "io.kumodo.convoy.sharding",
         List.of("io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol"));
     PublicApiListing.compare(compiled, LISTING, "convoy-sharding-core");
   }
 
   @Test
-  void theModuleExportsTheApiAndMicrometerToEveryoneAndTheInternalPackageToFabric8Alone() {
+  void theModuleExportsTheApiTheSpiAndMicrometerToEveryoneAndTheInternalPackageToFabric8AndTheKubectlPluginAlone() {
     Path classes = Path.of(Coordinator.class.getProtectionDomain().getCodeSource().getLocation().getPath());
     ModuleDescriptor module = ModuleFinder.of(classes).find("io.kumodo.convoy.sharding").orElseThrow().descriptor();
 
-    assertThat(module.exports()).extracting(e -> e.source() + " to " + e.targets()).containsExactlyInAnyOrder(
+    assertThat(module.exports()).extracting(e -> e.source() + " to " + new java.util.TreeSet<>(e.targets()))
+        .containsExactlyInAnyOrder(
         "io.kumodo.convoy.sharding to []",
+        "io.kumodo.convoy.sharding.spi to []",
         "io.kumodo.convoy.sharding.micrometer to []",
-        "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8]");
-    assertThat(module.packages()).containsExactlyInAnyOrder("io.kumodo.convoy.sharding",
-        "io.kumodo.convoy.sharding.micrometer", "io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol");
+        "io.kumodo.convoy.sharding.internal to [io.kumodo.convoy.sharding.fabric8, io.kumodo.convoy.sharding.kubectl]");
+    assertThat(module.packages()).containsExactlyInAnyOrder(
+        "io.kumodo.convoy.sharding", "io.kumodo.convoy.sharding.spi", "io.kumodo.convoy.sharding.micrometer",
+        "io.kumodo.convoy.sharding.internal", "io.kumodo.convoy.sharding.protocol");
   }
 
   @Test

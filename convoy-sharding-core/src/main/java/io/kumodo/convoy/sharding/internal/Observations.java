@@ -5,9 +5,9 @@
 package io.kumodo.convoy.sharding.internal;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -4,11 +4,11 @@
  */
 package io.kumodo.convoy.sharding.internal;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.Ticker;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -162,29 +162,6 @@ public class ObservedOwners {
       return h.at(now) ? OWNED : h.until();
     }
     return freeSince[shard];
-  }
-
-  /** The number of shards without an owner at {@code now}, those without a lease included. */
-  public int unownedShards(long now) {
-    int unowned = 0;
-    for (int shard = 0; shard < shardCount; shard++) {
-      if (unownedSince(shard, now) != OWNED) {
-        unowned++;
-      }
-    }
-    return unowned;
-  }
-
-  /** How long, in nanoseconds at {@code now}, the shard without an owner the longest has had none; 0 when all have one. */
-  public long oldestUnownedNanos(long now) {
-    long oldest = 0;
-    for (int shard = 0; shard < shardCount; shard++) {
-      long since = unownedSince(shard, now);
-      if (since != OWNED) {
-        oldest = Math.max(oldest, now - since);
-      }
-    }
-    return oldest;
   }
 
   /** After a change of {@code shard}'s lease at {@code now}: without an owner now, since when. */

@@ -5,7 +5,7 @@
 package io.kumodo.convoy.sharding.internal;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.util.Locale;
 import java.util.regex.Pattern;
 

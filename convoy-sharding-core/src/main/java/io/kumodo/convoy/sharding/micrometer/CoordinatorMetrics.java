@@ -6,7 +6,7 @@ package io.kumodo.convoy.sharding.micrometer;
 
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.CoordinatorEvents;
-import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -4,9 +4,8 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;

@@ -4,7 +4,7 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
-import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.ToLongFunction;

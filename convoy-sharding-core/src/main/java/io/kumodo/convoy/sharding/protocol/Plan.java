@@ -4,9 +4,9 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;

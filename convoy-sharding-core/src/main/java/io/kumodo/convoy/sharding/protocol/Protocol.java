@@ -5,10 +5,10 @@
 package io.kumodo.convoy.sharding.protocol;
 
 import io.kumodo.convoy.sharding.Assignment;
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;

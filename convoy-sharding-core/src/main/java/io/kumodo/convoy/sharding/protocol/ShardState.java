@@ -4,8 +4,8 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.spi.Lease;
 
 /**
  * What this replica knows of one shard between ticks: one of four kinds, each deciding its own

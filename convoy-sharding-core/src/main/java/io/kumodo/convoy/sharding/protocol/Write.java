@@ -5,7 +5,7 @@
 package io.kumodo.convoy.sharding.protocol;
 
 import io.kumodo.convoy.sharding.CoordinatorEvents.Operation;
-import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.spi.Lease;
 
 /**
  * One shard-lease write a tick decided: {@code request} to store, made from {@code base} (the

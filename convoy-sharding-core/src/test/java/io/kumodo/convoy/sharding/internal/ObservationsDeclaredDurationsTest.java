@@ -6,8 +6,8 @@ package io.kumodo.convoy.sharding.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

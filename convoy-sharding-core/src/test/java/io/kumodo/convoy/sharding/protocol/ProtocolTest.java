@@ -6,20 +6,20 @@ package io.kumodo.convoy.sharding.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.protocol.Protocol.Answer;
 import io.kumodo.convoy.sharding.protocol.Protocol.Outcome;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Table tests of the protocol as a pure state machine: (state, listing) to (state, writes), and

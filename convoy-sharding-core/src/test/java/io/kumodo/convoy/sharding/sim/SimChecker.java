@@ -4,8 +4,9 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -233,7 +234,7 @@ final class SimChecker {
       // Missing, or created since the stretch began (in the task that began it, say: an undrained
       // replica creating the Leases an outsider deleted while it was drained); a creation time has
       // whole seconds, as Kubernetes' has.
-      Lease lease = sim.store.get(io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+      Lease lease = sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard));
       createWait[shard] = lease == null || lease.created() != null && !lease.created().isBefore(startedAt[shard].truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     }
     if (unownedSince[shard] == now) {
@@ -285,7 +286,7 @@ final class SimChecker {
           + java.time.Duration.ofNanos(lagWait[shard]) + ", running reconciles "
           + java.time.Duration.ofNanos(reconcileWait[shard]) + ", create wait " + java.time.Duration.ofNanos(create)
           + "; allowed " + java.time.Duration.ofNanos(allowed) + "; its Lease now: " + sim.store.get(
-              io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard)) + ", stretch began at "
+              LeaseKey.shard(FaultSimulation.COMPONENT, shard)) + ", stretch began at "
           + startedAt[shard]
           + "; owners: " + ownersTable());
     }

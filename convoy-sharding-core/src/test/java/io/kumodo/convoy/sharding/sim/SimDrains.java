@@ -4,10 +4,10 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.ShardChange;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -172,7 +172,7 @@ final class SimDrains {
           return lease;
         }
       }
-    } catch (io.kumodo.convoy.sharding.LeaseStoreException e) {
+    } catch (io.kumodo.convoy.sharding.spi.LeaseStoreException e) {
       return null; // the views do not fail; SimStore's faults sit above them
     }
     return null;

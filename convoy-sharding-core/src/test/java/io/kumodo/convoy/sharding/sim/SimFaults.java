@@ -4,8 +4,8 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,13 +4,13 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseRole;
-import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -94,7 +94,7 @@ final class SimOrphanGauges {
       for (Lease lease : source.list(FaultSimulation.COMPONENT)) {
         o.owners.put(lease, r.ticker.read());
       }
-    } catch (io.kumodo.convoy.sharding.LeaseStoreException e) {
+    } catch (io.kumodo.convoy.sharding.spi.LeaseStoreException e) {
       throw new IllegalStateException("the store of the simulation fails no call of its own", e);
     }
     source.watch(FaultSimulation.COMPONENT, o::apply);
@@ -146,7 +146,7 @@ final class SimOrphanGauges {
     if (counted || trulyUnownedSince[shard] < 0 || trulyUnownedSince[shard] == now) {
       return;
     }
-    Lease lease = sim.store.get(io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+    Lease lease = sim.store.get(io.kumodo.convoy.sharding.spi.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
     boolean held = lease != null && !lease.isFree() && !LeaseAnnotations.isDrained(lease);
     long seen = o.lagNanos + sim.renew.toNanos() / 50
         + (held ? stretched(DurationLimits.declaredNanos(lease.duration())) : 0);

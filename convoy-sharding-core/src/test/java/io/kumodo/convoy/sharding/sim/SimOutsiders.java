@@ -4,11 +4,11 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.Lease;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseConflictException;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseConflictException;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -144,7 +144,7 @@ final class SimOutsiders {
       deleteEveryLease(sim);
     } else {
       int shard = sim.random.nextInt(sim.shards);
-      Lease lease = sim.store.get(io.kumodo.convoy.sharding.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+      Lease lease = sim.store.get(io.kumodo.convoy.sharding.spi.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
       if (lease != null) {
         delete(sim, List.of(lease), "outsider deletes " + describe(lease));
       }

@@ -4,7 +4,7 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.time.Duration;
 
 /**

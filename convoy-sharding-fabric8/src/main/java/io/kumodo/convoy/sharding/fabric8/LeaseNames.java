@@ -4,8 +4,8 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 
 /**
  * The names, labels and annotation of the {@code coordination.k8s.io/v1} Lease objects that

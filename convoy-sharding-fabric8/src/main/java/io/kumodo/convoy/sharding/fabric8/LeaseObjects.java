@@ -7,8 +7,8 @@ package io.kumodo.convoy.sharding.fabric8;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.fabric8.internal.LeaseCodec;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.util.Arrays;
 import java.util.List;

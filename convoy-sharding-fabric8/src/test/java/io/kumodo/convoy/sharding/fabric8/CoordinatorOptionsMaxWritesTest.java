@@ -42,8 +42,8 @@ class CoordinatorOptionsMaxWritesTest {
     assertThat(parse("--max-writes-in-flight 64").maxWritesInFlight()).isEqualTo(64);
     // With 1, async writes run on the calling thread: the answer is in when createAsync returns.
     try (KubernetesLeaseStore store = o.leaseStore(client)) {
-      var answer = store.createAsync(new io.kumodo.convoy.sharding.Lease(
-          io.kumodo.convoy.sharding.LeaseKey.shard("convoy-cm", 0), "cm-a", java.time.Duration.ofSeconds(2),
+      var answer = store.createAsync(new io.kumodo.convoy.sharding.spi.Lease(
+          io.kumodo.convoy.sharding.spi.LeaseKey.shard("convoy-cm", 0), "cm-a", java.time.Duration.ofSeconds(2),
           java.time.Instant.EPOCH, java.time.Instant.EPOCH, 0, Map.of(), null));
       assertThat(answer).isDone();
       assertThat(answer.get().holder()).isEqualTo("cm-a");

@@ -4,11 +4,11 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseStore;
-import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.time.Duration;
 import java.util.Map;
 

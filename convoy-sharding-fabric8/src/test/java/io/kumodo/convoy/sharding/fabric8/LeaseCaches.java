@@ -7,10 +7,10 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.fabric8.internal.LeaseCodec;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

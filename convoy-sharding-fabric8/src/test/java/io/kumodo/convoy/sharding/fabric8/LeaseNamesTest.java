@@ -7,7 +7,7 @@ package io.kumodo.convoy.sharding.fabric8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.LeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.time.Duration;
 
 /** Coordinators of component convoy-cm with 4 shards that tick only when a test calls {@code tickNow()}. */

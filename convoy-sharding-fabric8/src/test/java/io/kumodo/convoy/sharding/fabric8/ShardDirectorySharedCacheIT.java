@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

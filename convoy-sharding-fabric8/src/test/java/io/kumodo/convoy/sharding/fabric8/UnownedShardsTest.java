@@ -6,9 +6,9 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.internal.DirectoryState;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualCluster;
 import java.time.Duration;

@@ -4,10 +4,10 @@
  */
 package io.kumodo.convoy.sharding.testing;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseRole;
-import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Call;
 import io.kumodo.convoy.sharding.testing.FaultyLeaseStore.Fault;
 import java.util.List;
@@ -147,7 +147,7 @@ public final class Faults {
     public volatile boolean failing;
 
     /** An outage, not yet failing, in front of {@code delegate}. */
-    public Outage(io.kumodo.convoy.sharding.LeaseStore delegate) {
+    public Outage(io.kumodo.convoy.sharding.spi.LeaseStore delegate) {
       this.store = new FaultyLeaseStore(delegate).withoutWatch().with(this);
     }
 
@@ -166,9 +166,9 @@ public final class Faults {
    * last renewal".
    */
   public static final class WriteTimes implements Fault {
-    private final java.util.Map<io.kumodo.convoy.sharding.LeaseKey, Long> sending =
+    private final java.util.Map<io.kumodo.convoy.sharding.spi.LeaseKey, Long> sending =
         new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Map<io.kumodo.convoy.sharding.LeaseKey, Long> answered =
+    private final java.util.Map<io.kumodo.convoy.sharding.spi.LeaseKey, Long> answered =
         new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
@@ -188,7 +188,7 @@ public final class Faults {
     }
 
     /** The send time of the last answered write of {@code key}; throws if there was none. */
-    public long lastSent(io.kumodo.convoy.sharding.LeaseKey key) {
+    public long lastSent(io.kumodo.convoy.sharding.spi.LeaseKey key) {
       Long sent = answered.get(key);
       if (sent == null) {
         throw new IllegalStateException("no write of " + key + " was answered");

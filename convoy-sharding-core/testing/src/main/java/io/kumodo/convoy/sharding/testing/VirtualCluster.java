@@ -5,9 +5,9 @@
 package io.kumodo.convoy.sharding.testing;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.LeaseStore;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.ShardKey;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

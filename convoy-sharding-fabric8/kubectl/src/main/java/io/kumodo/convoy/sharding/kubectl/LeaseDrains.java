@@ -9,11 +9,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseConflictException;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.spi.LeaseConflictException;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +152,7 @@ public final class LeaseDrains {
   }
 
   private boolean createDrained(int shard) throws Failure {
-    io.kumodo.convoy.sharding.Lease record = new io.kumodo.convoy.sharding.Lease(LeaseKey.shard(component, shard),
+    io.kumodo.convoy.sharding.spi.Lease record = new io.kumodo.convoy.sharding.spi.Lease(LeaseKey.shard(component, shard),
         "", Coordinator.Builder.DEFAULT_LEASE_DURATION, null, null, 0, Map.of(LeaseAnnotations.DRAINED, "true"),
         null);
     try (KubernetesLeaseStore store = new KubernetesLeaseStore(client, namespace)) {

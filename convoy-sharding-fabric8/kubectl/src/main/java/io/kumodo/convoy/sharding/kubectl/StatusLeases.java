@@ -5,10 +5,10 @@
 package io.kumodo.convoy.sharding.kubectl;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

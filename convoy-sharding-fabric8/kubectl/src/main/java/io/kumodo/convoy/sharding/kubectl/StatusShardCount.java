@@ -5,8 +5,8 @@
 package io.kumodo.convoy.sharding.kubectl;
 
 import io.kumodo.convoy.sharding.Coordinator;
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;

@@ -4,9 +4,9 @@
  */
 package io.kumodo.convoy.sharding.kubectl;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.internal.Durations;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

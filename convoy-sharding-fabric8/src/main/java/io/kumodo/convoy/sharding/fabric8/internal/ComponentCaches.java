@@ -5,10 +5,10 @@
 package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

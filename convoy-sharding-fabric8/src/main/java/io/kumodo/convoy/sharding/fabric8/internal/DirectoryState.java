@@ -4,16 +4,16 @@
  */
 package io.kumodo.convoy.sharding.fabric8.internal;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.OwnerListener;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

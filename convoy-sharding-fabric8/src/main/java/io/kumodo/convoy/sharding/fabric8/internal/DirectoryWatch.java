@@ -4,13 +4,13 @@
  */
 package io.kumodo.convoy.sharding.fabric8.internal;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

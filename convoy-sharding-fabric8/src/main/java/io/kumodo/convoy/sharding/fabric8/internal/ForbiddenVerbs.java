@@ -5,8 +5,8 @@
 package io.kumodo.convoy.sharding.fabric8.internal;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kumodo.convoy.sharding.LeaseStoreException;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;

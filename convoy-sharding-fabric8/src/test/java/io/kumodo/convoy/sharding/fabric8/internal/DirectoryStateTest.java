@@ -7,11 +7,11 @@ package io.kumodo.convoy.sharding.fabric8.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kumodo.convoy.sharding.Lease;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseKey;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

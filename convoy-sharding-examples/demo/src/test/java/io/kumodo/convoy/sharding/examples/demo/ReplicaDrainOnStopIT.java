@@ -11,12 +11,12 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseRole;
 import io.kumodo.convoy.sharding.examples.kube.MockApiServer;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +48,7 @@ class ReplicaDrainOnStopIT {
   private Coordinator peer;
   /** Per shard that cm-a freed: its member Lease (holder, drained mark) as the watch had it then. */
   private final Map<Integer, String> memberWhenFreed = new ConcurrentHashMap<>();
-  private volatile io.kumodo.convoy.sharding.Lease member;
+  private volatile io.kumodo.convoy.sharding.spi.Lease member;
   private volatile boolean stopping;
 
   @BeforeEach
@@ -157,12 +157,12 @@ class ReplicaDrainOnStopIT {
 
   /** Tracks cm-a's member record and, at each free of a shard cm-a held after the stop signal, what it was. */
   private void record(LeaseEvent event) {
-    io.kumodo.convoy.sharding.Lease now = event.current();
+    io.kumodo.convoy.sharding.spi.Lease now = event.current();
     if (event.key().equals(LeaseKey.member("convoy-cm", "cm-a"))) {
       member = now;
     } else if (stopping && event.key().role() == LeaseRole.SHARD && event.previous() != null && now != null
         && event.previous().holder().equals("cm-a") && now.isFree()) {
-      io.kumodo.convoy.sharding.Lease m = member;
+      io.kumodo.convoy.sharding.spi.Lease m = member;
       memberWhenFreed.put(event.key().shard(), "holder=" + (m == null ? null : m.holder()) + " drained="
           + LeaseAnnotations.isDrained(m));
     }

@@ -4,11 +4,11 @@
  */
 package io.kumodo.convoy.sharding.examples.bench.sim;
 
-import io.kumodo.convoy.sharding.Lease;
-import io.kumodo.convoy.sharding.LeaseEvent;
-import io.kumodo.convoy.sharding.LeaseKey;
-import io.kumodo.convoy.sharding.LeaseStore;
-import io.kumodo.convoy.sharding.LeaseStoreException;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseEvent;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStore;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import java.util.ArrayList;
 import java.util.HashMap;

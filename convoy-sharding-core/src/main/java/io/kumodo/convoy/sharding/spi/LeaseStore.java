@@ -2,8 +2,9 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.spi;
 
+import io.kumodo.convoy.sharding.Coordinator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.spi;
 
 /**
  * A change of one lease in a {@link LeaseStore}, as {@link LeaseStore#watch} reports it.

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.spi;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.spi;
 
 /**
  * A lease-store call failed: the API server answered with an error, timed out or could not be

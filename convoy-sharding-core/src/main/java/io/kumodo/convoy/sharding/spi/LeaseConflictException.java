@@ -2,7 +2,7 @@
  * Copyright 2026 The convoy-sharding authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.kumodo.convoy.sharding;
+package io.kumodo.convoy.sharding.spi;
 
 /**
  * An optimistic-concurrency write lost: the record changed since it was read (a stale
