@@ -28,6 +28,36 @@ public enum ShardBy {
     this.fieldPath = fieldPath;
   }
 
+  /** The value of {@code --shard-by}: {@code name}, {@code uid} or {@code namespace}. */
+  public String value() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * The mode whose {@link #value()} is {@code value}.
+   *
+   * @throws IllegalArgumentException for any other value, naming the allowed ones
+   */
+  public static ShardBy of(String value) {
+    for (ShardBy by : values()) {
+      if (by.value().equals(value)) {
+        return by;
+      }
+    }
+    throw new IllegalArgumentException("shardBy must be one of name, uid, namespace: "
+        + (value == null ? "null" : "\"" + value + "\""));
+  }
+
+  /**
+   * What a replica publishes as {@link LeaseAnnotations#SHARDS}: the shard count alone for
+   * {@link #NAME} ({@code "32"}), else the mode and the count ({@code "uid:32"},
+   * {@code "namespace:32"}). Replicas agree on the shard function only when they publish the same
+   * value.
+   */
+  public String published(int shardCount) {
+    return this == NAME ? Integer.toString(shardCount) : value() + ":" + shardCount;
+  }
+
   /** Whether the shard is a range of 64-bit hashes, which a server-side shard selector can name. */
   public boolean isRange() {
     return fieldPath != null;
