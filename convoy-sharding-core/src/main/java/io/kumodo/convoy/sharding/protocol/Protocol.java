@@ -181,7 +181,7 @@ public final class Protocol {
         drained.set(shard);
       }
     }
-    return new Assignment.View(plan.live(), plan.k(), o.shardCount(), holders, drained);
+    return new Assignment.View(plan.live(), plan.k(), o.shardCount(), holders, drained, o.shardBy());
   }
 
   /** A tick that could not list cannot compute the assignment: it renews what it holds, nothing else. */
