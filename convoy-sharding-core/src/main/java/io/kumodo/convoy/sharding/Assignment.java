@@ -30,10 +30,14 @@ public interface Assignment {
    * @param shardCount S
    * @param holders per shard, the live replica that holds its lease now, or null
    * @param drained the shards that must not be assigned
+   * @param shardBy the coordinator's shard function: with a range mode ({@link ShardBy#isRange()})
+   *     adjacent shards are adjacent hash ranges, so an assignment may prefer contiguous runs
    */
-  record View(List<String> liveIds, int self, int shardCount, List<String> holders, BitSet drained) {
+  record View(List<String> liveIds, int self, int shardCount, List<String> holders, BitSet drained,
+      ShardBy shardBy) {
     /** Copies the lists. */
     public View {
+      Objects.requireNonNull(shardBy, "shardBy");
       liveIds = List.copyOf(liveIds);
       holders = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(holders));
       drained = (BitSet) drained.clone();
@@ -43,9 +47,10 @@ public interface Assignment {
       }
     }
 
-    /** A view with no holders and no drained shards. */
+    /** A view with no holders and no drained shards, in name sharding. */
     public static View of(List<String> liveIds, int self, int shardCount) {
-      return new View(liveIds, self, shardCount, java.util.Collections.nCopies(shardCount, null), new BitSet());
+      return new View(liveIds, self, shardCount, java.util.Collections.nCopies(shardCount, null), new BitSet(),
+          ShardBy.NAME);
     }
   }
 
@@ -61,7 +66,9 @@ public interface Assignment {
    * Balanced and sticky: every replica wants floor(S/N) or ceil(S/N) shards (of the shards not
    * drained), and a join or a leave moves only the shards that must move. A replica keeps the
    * shards it holds up to its quota; the rest go to replicas under their quota by rendezvous
-   * hashing. Opt-in: all replicas of a component must use it.
+   * hashing. With range sharding ({@link View#shardBy()} {@code uid} or {@code namespace}) it
+   * prefers contiguous runs of shards per replica (so a replica's shard selector has about one
+   * range), moving no more shards than that. Opt-in: all replicas of a component must use it.
    */
   static Assignment balanced() {
     return BalancedAssignment.INSTANCE;

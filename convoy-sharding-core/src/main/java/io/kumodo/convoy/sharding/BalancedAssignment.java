@@ -18,6 +18,15 @@ import java.util.Map;
  * quota, preferring those with the highest rendezvous score; the remaining shards go, in shard
  * order, each to the replica under quota with the highest rendezvous score for it.
  *
+ * <p>With range sharding ({@link ShardBy#isRange()}), where shard i and i + 1 are adjacent hash
+ * ranges, the same quotas and the same number of kept shards are reached with contiguous runs
+ * in mind ({@link #placeContiguous}): a replica over its quota keeps whole runs, longest first,
+ * and sheds from a run's end; the other shards go, segment by segment of consecutive free
+ * shards, first to the owners of the segment's neighbours (extending their runs), then in
+ * chunks to the replicas furthest under quota. A replica's shards then form about one run from
+ * a cold start, and no placement moves more shards than the rendezvous one would: both keep
+ * exactly min(held, quota) shards of each replica.
+ *
  * <p>On a join, the replicas over their new quota shed exactly what the newcomer needs; on a
  * leave, only the leaver's shards move. Every replica computes the same result from the same
  * view; while views differ (a lease write not yet seen by all), the leases still keep each shard
@@ -91,8 +100,12 @@ final class BalancedAssignment implements Assignment {
     for (int k = 0; k < n; k++) {
       quota[order[k]] = assignable / n + (k < assignable % n ? 1 : 0);
     }
-    // Keep what is held, up to the quota, highest score first.
     int[] load = new int[n];
+    if (view.shardBy().isRange()) {
+      placeContiguous(view, held, quota, load, owner);
+      return owner;
+    }
+    // Keep what is held, up to the quota, highest score first.
     for (int r = 0; r < n; r++) {
       final long seed = seeds[r];
       List<Integer> mine = held.get(r);
@@ -124,6 +137,74 @@ final class BalancedAssignment implements Assignment {
       load[best]++;
     }
     return owner;
+  }
+
+  /**
+   * Contiguous placement: the same kept count per replica as the rendezvous placement
+   * (min(held, quota)), chosen and filled so that runs stay whole.
+   */
+  private static void placeContiguous(View view, List<List<Integer>> held, int[] quota, int[] load, int[] owner) {
+    int n = quota.length;
+    int s = owner.length;
+    // Keep: whole runs of the held shards (ascending), longest first (ties: lower start), the
+    // last one kept cut to its first shards.
+    for (int r = 0; r < n; r++) {
+      List<Integer> mine = held.get(r);
+      mine.sort(null);
+      List<int[]> runs = new ArrayList<>(); // {start, length}
+      for (int i : mine) {
+        int[] last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        if (last != null && last[0] + last[1] == i) {
+          last[1]++;
+        } else {
+          runs.add(new int[] {i, 1});
+        }
+      }
+      runs.sort((a, b) -> a[1] != b[1] ? Integer.compare(b[1], a[1]) : Integer.compare(a[0], b[0]));
+      for (int[] run : runs) {
+        for (int i = run[0]; i < run[0] + run[1] && load[r] < quota[r]; i++) {
+          owner[i] = r;
+          load[r]++;
+        }
+      }
+    }
+    // Fill each segment of consecutive unplaced shards, in shard order.
+    BitSet drained = view.drained();
+    int i = 0;
+    while (i < s) {
+      if (owner[i] >= 0 || drained.get(i)) {
+        i++;
+        continue;
+      }
+      int end = i;
+      while (end < s && owner[end] < 0 && !drained.get(end)) {
+        end++;
+      }
+      // The owner of the shard before extends its run forward, the owner of the shard after backward.
+      int left = i > 0 ? owner[i - 1] : -1;
+      while (i < end && left >= 0 && load[left] < quota[left]) {
+        owner[i++] = left;
+        load[left]++;
+      }
+      int right = end < s ? owner[end] : -1;
+      while (end > i && right >= 0 && load[right] < quota[right]) {
+        owner[--end] = right;
+        load[right]++;
+      }
+      // The middle, in chunks, to the replica furthest under quota (ties: lower position).
+      while (i < end) {
+        int best = -1;
+        for (int r = 0; r < n; r++) {
+          if (load[r] < quota[r] && (best < 0 || quota[r] - load[r] > quota[best] - load[best])) {
+            best = r;
+          }
+        }
+        while (i < end && load[best] < quota[best]) {
+          owner[i++] = best;
+          load[best]++;
+        }
+      }
+    }
   }
 
   private static long score(long seed, int shard) {

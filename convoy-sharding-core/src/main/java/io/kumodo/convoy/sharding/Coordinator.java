@@ -181,9 +181,14 @@ public final class Coordinator implements AutoCloseable {
     return ownership.owns(shard);
   }
 
-  /** True when this replica owns the shard of the shard key {@code key} (see {@link ShardKey}). */
+  /**
+   * True when this replica owns the shard of the shard key {@code key} (see {@link ShardKey}).
+   *
+   * @throws IllegalStateException when this coordinator shards by uid or namespace
+   *     ({@link #shardBy()}): a key does not give the field; use {@link #shardOf(String, String, String)}
+   */
   public boolean ownsKey(CharSequence key) {
-    return ownership.owns(ShardKey.shardOf(key, settings.shardCount()));
+    return ownership.owns(shardOf(key));
   }
 
   /** The shards this replica owns now, sorted; an unmodifiable snapshot. */
@@ -271,9 +276,33 @@ public final class Coordinator implements AutoCloseable {
     return shard < 0 || shard >= settings.shardCount() ? 0 : ownership.inFlight(shard);
   }
 
-  /** The shard of {@code key} under this coordinator's shard count. */
+  /**
+   * The shard of {@code key} under this coordinator's shard count, in name sharding.
+   *
+   * @throws IllegalStateException when this coordinator shards by uid or namespace
+   *     ({@link #shardBy()}): a key does not give the field; use {@link #shardOf(String, String, String)}
+   */
   public int shardOf(CharSequence key) {
+    if (settings.shardBy() != ShardBy.NAME) {
+      throw new IllegalStateException(settings.component() + " shards by " + settings.shardBy().value()
+          + ": a shard key does not give the object's " + settings.shardBy().value()
+          + "; use shardOf(namespace, name, uid)");
+    }
     return ShardKey.shardOf(key, settings.shardCount());
+  }
+
+  /**
+   * The shard of an object under this coordinator's shard function ({@link #shardBy()} and
+   * {@link #shardCount()}); see {@link ShardBy#shardOf}. Every gate, enqueue filter and look-up
+   * of this replica computes it this way.
+   */
+  public int shardOf(String namespace, String name, String uid) {
+    return settings.shardBy().shardOf(namespace, name, uid, settings.shardCount());
+  }
+
+  /** What an object's shard is computed from; the same on every replica of a component. */
+  public ShardBy shardBy() {
+    return settings.shardBy();
   }
 
   /** S, the number of shards. */

@@ -56,8 +56,10 @@ public final class LeaseAnnotations {
 
   /**
    * On member leases, and on the shard leases a replica writes: its shard count S
-   * ({@code --shards}), e.g. {@code "32"}. Replicas with different S map one object to different
-   * shards, so while a member lease publishes another S (or none), no replica owns a shard.
+   * ({@code --shards}), e.g. {@code "32"}, preceded by its {@link ShardBy} mode when that is not
+   * name ({@code --shard-by}), e.g. {@code "uid:32"} ({@link ShardBy#published}). Replicas with
+   * different values map one object to different shards, so while a member lease publishes
+   * another value (or none), no replica owns a shard.
    */
   public static final String SHARDS = "sharding.convoy.kumodo.io/shards";
 

@@ -241,7 +241,7 @@ final class MemberLeases {
    */
   private Map<String, String> ownAnnotations(Map<String, String> current, Boolean applying, boolean firstWrite) {
     Map<String, String> merged = new HashMap<>(current);
-    merged.put(LeaseAnnotations.SHARDS, Integer.toString(s.shardCount()));
+    merged.put(LeaseAnnotations.SHARDS, s.shardsPublished());
     merged.put(LeaseAnnotations.INCARNATION, s.incarnation());
     merged.remove(LeaseAnnotations.EXPIRED_BY); // taken back after a peer marked it released
     if (s.address() != null) {

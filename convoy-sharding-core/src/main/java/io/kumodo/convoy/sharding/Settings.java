@@ -14,6 +14,7 @@ record Settings(
     String component,
     String replicaId,
     int shardCount,
+    ShardBy shardBy,
     Duration leaseDuration,
     Duration renewInterval,
     Duration fencingMargin,
@@ -26,6 +27,11 @@ record Settings(
     Ticker ticker,
     Clock clock,
     String incarnation) {
+
+  /** What this replica publishes as {@link LeaseAnnotations#SHARDS}: its shard function, e.g. {@code "uid:32"}. */
+  String shardsPublished() {
+    return shardBy.published(shardCount);
+  }
 
   long leaseNanos() {
     return leaseDuration.toNanos();

@@ -35,6 +35,7 @@ abstract class SettingsBuilder {
   private String component;
   private String replicaId;
   private int shardCount = Coordinator.Builder.DEFAULT_SHARD_COUNT;
+  private ShardBy shardBy = ShardBy.NAME;
   private Duration leaseDuration = Coordinator.Builder.DEFAULT_LEASE_DURATION;
   private Duration renewInterval = Coordinator.Builder.DEFAULT_RENEW_INTERVAL;
   private Duration fencingMargin;
@@ -70,6 +71,16 @@ abstract class SettingsBuilder {
   /** S, 1 to 65536; default 32. All replicas of all components must use the same value. */
   public Coordinator.Builder shardCount(int shardCount) {
     this.shardCount = shardCount;
+    return self();
+  }
+
+  /**
+   * What an object's shard is computed from ({@link ShardBy}); default {@link ShardBy#NAME}. All
+   * replicas of a component must use the same value: it is published with the shard count, and
+   * while replicas publish different ones no replica owns a shard.
+   */
+  public Coordinator.Builder shardBy(ShardBy shardBy) {
+    this.shardBy = shardBy;
     return self();
   }
 
@@ -218,6 +229,9 @@ abstract class SettingsBuilder {
     }
     OptionLimits.replicaId("replicaId", replicaId);
     OptionLimits.shardCount("shardCount", shardCount);
+    if (shardBy == null) {
+      throw new IllegalArgumentException("shardBy must be one of name, uid, namespace: null");
+    }
     DurationLimits.leaseDuration("leaseDuration", leaseDuration);
     DurationLimits.renewInterval("renewInterval", renewInterval, "leaseDuration", leaseDuration);
     if (leaseDuration.toNanos() % 1_000_000_000L != 0) {
@@ -247,7 +261,7 @@ abstract class SettingsBuilder {
     }
     RandomGenerator source = random != null ? random : new java.security.SecureRandom();
     String incarnation = String.format("%016x", source.nextLong());
-    return new Settings(component, replicaId, shardCount, leaseDuration, renewInterval, margin, closeTimeout,
+    return new Settings(component, replicaId, shardCount, shardBy, leaseDuration, renewInterval, margin, closeTimeout,
         keepMembershipOnClose, assignment, address, events, leaseStore, ticker, clock, incarnation);
   }
 }

@@ -11,12 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The report of whether the replicas of a component agree on the shard count S (the check is
+ * The report of whether the replicas of a component agree on the shard count S and the shard
+ * function ({@link ShardBy}; the check is
  * {@link io.kumodo.convoy.sharding.protocol.Protocol#decide}'s). Replicas with different S map
  * one object to different shards, and shard lease {@code k} then guards different objects, so two
- * of them could reconcile one object at once. Each replica publishes its S
- * ({@link LeaseAnnotations#SHARDS}) on its member lease and on every shard lease it writes; a tick
- * owns nothing while its listing shows another S:
+ * of them could reconcile one object at once; so do replicas with different {@link ShardBy} modes.
+ * Each replica publishes both in one value ({@link LeaseAnnotations#SHARDS}: {@code "32"} for name
+ * sharding, {@code "uid:32"} and {@code "namespace:32"} for range sharding) on its member lease and
+ * on every shard lease it writes; a tick owns nothing while its listing shows another value:
  *
  * <ul>
  *   <li>a member lease of another replica that is not released (holder not empty: live, drained,
@@ -34,12 +36,10 @@ import org.slf4j.LoggerFactory;
 final class ShardCountAgreement {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
   private final Settings s;
-  private final String mine;
   private volatile SortedMap<String, String> others = Collections.emptySortedMap();
 
   ShardCountAgreement(Settings settings) {
     this.s = settings;
-    this.mine = Integer.toString(settings.shardCount());
   }
 
   /** The disagreeing replicas found at the last tick that could list the leases. */
@@ -55,18 +55,23 @@ final class ShardCountAgreement {
     boolean began = others.isEmpty();
     others = Collections.unmodifiableSortedMap(found);
     if (found.isEmpty()) {
-      log.info("{}/{}: all replicas agree on --shards={} again; ownership resumes", s.component(), s.replicaId(),
-          mine);
+      log.info("{}/{}: all replicas agree on {} again; ownership resumes", s.component(), s.replicaId(),
+          flags());
     } else {
-      log.error("{}/{}: shard count mismatch: this replica has --shards={}, others publish {}: {} until every "
-          + "replica with another count has stopped (see the procedure for changing --shards)", s.component(),
-          s.replicaId(), mine, format(found), began ? "no replica owns a shard" : "still no replica owns a shard");
+      log.error("{}/{}: shard count mismatch: this replica has {}, others publish {}: {} until every replica with "
+          + "another count or --shard-by has stopped (see the procedure for changing --shards)", s.component(), s.replicaId(),
+          flags(), format(found), began ? "no replica owns a shard" : "still no replica owns a shard");
     }
     try {
       s.events().shardCountMismatch(s.shardCount(), others);
     } catch (RuntimeException e) {
       log.debug("CoordinatorEvents.shardCountMismatch threw", e);
     }
+  }
+
+  /** {@code --shards=32}, and {@code --shard-by=uid} after it unless the mode is name. */
+  private String flags() {
+    return "--shards=" + s.shardCount() + (s.shardBy() == ShardBy.NAME ? "" : " --shard-by=" + s.shardBy().value());
   }
 
   /** {@code cm-a=16,cm-b=none}: no spaces. */

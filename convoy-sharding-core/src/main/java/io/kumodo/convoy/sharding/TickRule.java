@@ -82,7 +82,7 @@ final class TickRule {
     this.members = new MemberLeases(settings, observed, errors);
     this.agreement = new ShardCountAgreement(settings);
     this.protocol = new Protocol(new Options(s.component(), s.replicaId(), s.incarnation(), s.shardCount(),
-        s.leaseDuration(), s.renewNanos(), s.assignment()));
+        s.shardBy(), s.leaseDuration(), s.renewNanos(), s.assignment()));
     this.states = protocol.initial();
     this.listing = new ShardListing(settings, observed, errors, members);
     this.notice = new OwnershipNotice(settings, ownership, states, listeners, this::expiresAt);

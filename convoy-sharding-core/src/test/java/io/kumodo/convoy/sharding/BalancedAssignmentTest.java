@@ -22,10 +22,16 @@ class BalancedAssignmentTest {
 
   /** Owner position of each shard when every replica computes its wanted set from one view. */
   static int[] placement(Assignment a, List<String> ids, int shards, List<String> holders, BitSet drained) {
+    return placement(a, ShardBy.NAME, ids, shards, holders, drained);
+  }
+
+  /** As {@link #placement(Assignment, List, int, List, BitSet)}, with the coordinators' shard function. */
+  static int[] placement(Assignment a, ShardBy shardBy, List<String> ids, int shards, List<String> holders,
+      BitSet drained) {
     int[] owner = new int[shards];
     java.util.Arrays.fill(owner, -1);
     for (int k = 0; k < ids.size(); k++) {
-      BitSet w = a.wanted(new Assignment.View(ids, k, shards, holders, drained));
+      BitSet w = a.wanted(new Assignment.View(ids, k, shards, holders, drained, shardBy));
       for (int i = w.nextSetBit(0); i >= 0; i = w.nextSetBit(i + 1)) {
         assertThat(owner[i]).as("shard %d wanted twice", i).isEqualTo(-1);
         owner[i] = k;

@@ -47,6 +47,8 @@ class BuilderValidationTest {
             "shardCount must be between 1 and 65536", ": 0"),
         Arguments.of("too many shards", (UnaryOperator<Coordinator.Builder>) b -> b.shardCount(65537),
             "shardCount must be between 1 and 65536", ": 65537"),
+        Arguments.of("no shard function", (UnaryOperator<Coordinator.Builder>) b -> b.shardBy(null),
+            "shardBy must be one of name, uid, namespace", ": null"),
         Arguments.of("zero lease", (UnaryOperator<Coordinator.Builder>) b -> b.leaseDuration(Duration.ZERO),
             "leaseDuration must be greater than 0s", ": 0s"),
         Arguments.of("negative renew", (UnaryOperator<Coordinator.Builder>) b -> b.renewInterval(Duration.ofSeconds(-1)),
@@ -91,6 +93,7 @@ class BuilderValidationTest {
   void theDefaultsAreTheSpecs() {
     Coordinator c = valid().build();
     assertThat(c.shardCount()).isEqualTo(32);
+    assertThat(c.shardBy()).isEqualTo(ShardBy.NAME);
     assertThat(c.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
     assertThat(c.renewInterval()).isEqualTo(Duration.ofSeconds(10));
   }
@@ -108,5 +111,29 @@ class BuilderValidationTest {
     valid().leaseDuration(Duration.ofHours(24)).renewInterval(Duration.ofHours(8)).closeTimeout(Duration.ofHours(24))
         .build();
     valid().fencingMargin(Duration.ZERO).build();
+  }
+
+  @Test
+  void aCoordinatorShardingByUidComputesShardsFromTheObjectNotFromAKey() {
+    Coordinator c = valid().shardBy(ShardBy.UID).build();
+    assertThat(c.shardOf("team-a", "web", "6b1f0a8e-4d2c-4b7a-8e3f-1c9d2a7b5e40"))
+        .isEqualTo(ShardKey.rangeShardOf(ShardKey.fnv1a64("6b1f0a8e-4d2c-4b7a-8e3f-1c9d2a7b5e40"), 32));
+    assertThatThrownBy(() -> c.shardOf("team-a/web")).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("shards by uid");
+    assertThatThrownBy(() -> c.ownsKey("team-a/web")).isInstanceOf(IllegalStateException.class);
+    Coordinator byName = valid().build();
+    assertThat(byName.shardOf("team-a", "web", null)).isEqualTo(byName.shardOf("team-a/web"));
+  }
+
+  @Test
+  void shardByIsParsedFromItsFlagValues() {
+    assertThat(ShardBy.of("name")).isEqualTo(ShardBy.NAME);
+    assertThat(ShardBy.of("uid")).isEqualTo(ShardBy.UID);
+    assertThat(ShardBy.of("namespace")).isEqualTo(ShardBy.NAMESPACE);
+    assertThatThrownBy(() -> ShardBy.of("UID")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("shardBy must be one of name, uid, namespace: \"UID\"");
+    assertThat(ShardBy.NAME.published(32)).isEqualTo("32");
+    assertThat(ShardBy.UID.published(32)).isEqualTo("uid:32");
+    assertThat(ShardBy.NAMESPACE.published(7)).isEqualTo("namespace:7");
   }
 }

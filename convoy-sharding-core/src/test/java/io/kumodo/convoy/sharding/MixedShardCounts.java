@@ -12,16 +12,20 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Replicas of one component whose shard counts differ, over one in-memory store, in virtual
- * time: the picture of a rolling update that changes {@code --shards}. Safety is checked per
- * object, not per shard: each replica maps each key to a shard with its own S, and no key may
- * be in an owned shard of two replicas at once.
+ * Replicas of one component whose shard counts or shard functions ({@link ShardBy}) differ, over
+ * one in-memory store, in virtual time: the picture of a rolling update that changes
+ * {@code --shards} or {@code --shard-by}. Safety is checked per object, not per shard: each
+ * replica maps each object to a shard with its own S and mode, and no object may be in an owned
+ * shard of two replicas at once.
  */
 final class MixedShardCounts extends VirtualCluster {
   static final Duration LEASE = TestCluster.LEASE;
   static final Duration RENEW = TestCluster.RENEW;
-  /** Keys of objects whose shards differ under 16 and 32 (and under most other pairs). */
-  static final List<String> KEYS = keys(512);
+  /** An object: its namespace, name and uid, from which each mode computes its shard. */
+  record Obj(String namespace, String name, String uid) {}
+
+  /** Objects whose shards differ under 16 and 32 (and under most other pairs, and modes). */
+  static final List<Obj> KEYS = keys(512);
 
   MixedShardCounts() {
     super("convoy-cm", 1, new InMemoryLeaseStore(), LEASE, RENEW, b -> {});
@@ -29,6 +33,10 @@ final class MixedShardCounts extends VirtualCluster {
 
   Replica start(String id, int shards) {
     return start(id, shards, b -> {});
+  }
+
+  Replica start(String id, int shards, ShardBy shardBy) {
+    return start(id, shards, b -> b.shardBy(shardBy));
   }
 
   Replica start(String id, int shards, Consumer<Coordinator.Builder> customizer) {
@@ -46,7 +54,7 @@ final class MixedShardCounts extends VirtualCluster {
 
   /** Records each object owned by two replicas now (each computing the object's shard with its own S). */
   void check() {
-    for (String key : KEYS) {
+    for (Obj key : KEYS) {
       List<String> owners = owners(key);
       if (owners.size() > 1) {
         violations.add("t=" + time.elapsed() + " " + key + " owned by " + owners);
@@ -55,13 +63,13 @@ final class MixedShardCounts extends VirtualCluster {
   }
 
   /**
-   * The replicas that own {@code key} now, by their own shard count; crashed ones too: a crash
-   * here stops the ticks, like a pause or a partition, and their ownership lapses on its own.
+   * The replicas that own {@code key} now, by their own shard count and mode; crashed ones too: a
+   * crash here stops the ticks, like a pause or a partition, and their ownership lapses on its own.
    */
-  List<String> owners(String key) {
+  List<String> owners(Obj key) {
     List<String> owners = new ArrayList<>();
     for (Replica r : replicas.values()) {
-      if (r.coordinator.ownsKey(key)) {
+      if (r.coordinator.owns(r.coordinator.shardOf(key.namespace(), key.name(), key.uid()))) {
         owners.add(r.id);
       }
     }
@@ -73,12 +81,12 @@ final class MixedShardCounts extends VirtualCluster {
     return KEYS.stream().filter(k -> owners(k).stream().allMatch(id -> replicas.get(id).crashed)).count();
   }
 
-  private static List<String> keys(int n) {
-    List<String> keys = new ArrayList<>();
+  private static List<Obj> keys(int n) {
+    List<Obj> keys = new ArrayList<>();
     for (int i = 0; keys.size() < n; i++) {
-      String key = "default/object-" + i;
-      if (ShardKey.shardOf(key, 16) != ShardKey.shardOf(key, 32)) {
-        keys.add(key);
+      String namespace = "ns-" + i % 13;
+      if (ShardKey.shardOf(namespace, "object-" + i, 16) != ShardKey.shardOf(namespace, "object-" + i, 32)) {
+        keys.add(new Obj(namespace, "object-" + i, new java.util.UUID(0x26L * i, ~i * 0x9E3779B97F4A7C15L).toString()));
       }
     }
     return keys;

@@ -52,6 +52,49 @@ class ShardCountAgreementTest {
   }
 
   @Test
+  void replicasWithDifferentShardByModesNeverBothOwnOneObject() {
+    for (ShardBy[] pair : new ShardBy[][] {{ShardBy.NAME, ShardBy.UID}, {ShardBy.UID, ShardBy.NAMESPACE},
+        {ShardBy.NAMESPACE, ShardBy.NAME}}) {
+      MixedShardCounts cluster = new MixedShardCounts();
+      // A rolling update of --shard-by at the same --shards, one of three replicas replaced so far.
+      cluster.start("a-old", 32, pair[0]);
+      cluster.start("b-old", 32, pair[0]);
+      cluster.run(LEASE.plus(RENEW));
+      assertThat(cluster.unowned()).as("%s owns every object", pair[0]).isZero();
+      MixedShardCounts.Replica fresh = cluster.start("c-new", 32, pair[1]);
+      cluster.run(LEASE.multipliedBy(4));
+      assertThat(cluster.violations).as("objects with two owners, %s then %s", pair[0], pair[1]).isEmpty();
+      assertThat(fresh.coordinator.ownedShards()).isEmpty();
+      assertThat(fresh.coordinator.shardCountMismatch())
+          .isEqualTo(Map.of("a-old", pair[0].published(32), "b-old", pair[0].published(32)));
+      // The old ones stop; the new mode takes every object.
+      cluster.close("a-old");
+      cluster.close("b-old");
+      cluster.run(LEASE.plus(RENEW.multipliedBy(2)));
+      assertThat(cluster.unowned()).as("%s owns every object after the rollout", pair[1]).isZero();
+      assertThat(cluster.violations).isEmpty();
+    }
+  }
+
+  @Test
+  void aReplicaPublishesItsShardByModeWithItsShardCount() {
+    MixedShardCounts cluster = new MixedShardCounts();
+    MixedShardCounts.Replica uid = cluster.start("cm-a", 32, ShardBy.UID);
+    cluster.run(LEASE.plus(RENEW));
+    assertThat(uid.coordinator.ownedShards()).hasSize(32);
+    assertThat(cluster.store.get(LeaseKey.member("convoy-cm", "cm-a")).annotations())
+        .containsEntry(LeaseAnnotations.SHARDS, "uid:32");
+    assertThat(cluster.store.list("convoy-cm")).filteredOn(l -> l.key().role() == LeaseRole.SHARD)
+        .hasSize(32).allMatch(l -> "uid:32".equals(l.annotations().get(LeaseAnnotations.SHARDS)));
+    MixedShardCounts.Replica name = cluster.start("cm-b", 32, ShardBy.NAME);
+    cluster.run(RENEW);
+    assertThat(uid.coordinator.ownedShards()).isEmpty();
+    assertThat(uid.coordinator.shardCountMismatch()).isEqualTo(Map.of("cm-b", "32"));
+    assertThat(name.coordinator.shardCountMismatch()).isEqualTo(Map.of("cm-a", "uid:32"));
+    assertThat(cluster.violations).isEmpty();
+  }
+
+  @Test
   void neitherOwnsAnythingWhileBothAreLiveAndEveryObjectIsOwnedWithinARenewIntervalAfterTheOldOneCloses() {
     MixedShardCounts cluster = new MixedShardCounts();
     MixedShardCounts.Replica old = cluster.start("a-old", 16);
@@ -187,7 +230,7 @@ class ShardCountAgreementTest {
       assertThat(reported).containsExactly(Map.of("a-old", "16"), Map.of());
       assertThat(lines(appender, Level.ERROR, "convoy-cm/b-new: shard count mismatch")).containsExactly(
           "convoy-cm/b-new: shard count mismatch: this replica has --shards=32, others publish a-old=16: no replica "
-              + "owns a shard until every replica with another count has stopped (see the procedure for changing "
+              + "owns a shard until every replica with another count or --shard-by has stopped (see the procedure for changing "
               + "--shards)");
       assertThat(lines(appender, Level.ERROR, "convoy-cm/a-old: shard count mismatch")).hasSize(1);
       assertThat(lines(appender, Level.INFO, "convoy-cm/b-new: all replicas agree on --shards=32 again")).hasSize(1);

@@ -5,8 +5,15 @@
 package io.kumodo.convoy.sharding.protocol;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardBy;
 import java.time.Duration;
 
 /** The options of one replica that its decisions read. */
-public record Options(String component, String replicaId, String incarnation, int shardCount,
-    Duration leaseDuration, long renewNanos, Assignment assignment) {}
+public record Options(String component, String replicaId, String incarnation, int shardCount, ShardBy shardBy,
+    Duration leaseDuration, long renewNanos, Assignment assignment) {
+
+  /** What this replica publishes as the shards annotation: its shard function, e.g. {@code "32"} or {@code "uid:32"}. */
+  public String published() {
+    return shardBy.published(shardCount);
+  }
+}

@@ -214,9 +214,9 @@ public final class Plan {
         FencingTokens.aboveSeen(withShardCount(o, request), m.highestToken(), strictly));
   }
 
-  /** {@code lease} publishing this replica's shard count and this process's incarnation. */
+  /** {@code lease} publishing this replica's shard function (count and mode) and this process's incarnation. */
   static Lease withShardCount(Options o, Lease lease) {
-    String count = Integer.toString(o.shardCount());
+    String count = o.published();
     if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS))
         && o.incarnation().equals(lease.annotations().get(LeaseAnnotations.INCARNATION))) {
       return lease;

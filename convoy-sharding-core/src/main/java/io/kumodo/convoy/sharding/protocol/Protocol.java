@@ -135,11 +135,11 @@ public final class Protocol {
   }
 
   /**
-   * The replicas whose leases in {@code shown} publish another shard count: a member lease not
+   * The replicas whose leases in {@code shown} publish another shard function (count and mode): a member lease not
    * released (with another count or none), or a shard lease not yet unchanged for its expiry.
    */
   private SortedMap<String, String> disagreeing(List<Lease> shown, Listing in, Plan plan) {
-    String mine = Integer.toString(o.shardCount());
+    String mine = o.published();
     SortedMap<String, String> found = new TreeMap<>();
     for (Lease lease : shown) {
       String theirs = lease.annotations().get(LeaseAnnotations.SHARDS);
@@ -181,7 +181,7 @@ public final class Protocol {
         drained.set(shard);
       }
     }
-    return new Assignment.View(plan.live(), plan.k(), o.shardCount(), holders, drained);
+    return new Assignment.View(plan.live(), plan.k(), o.shardCount(), holders, drained, o.shardBy());
   }
 
   /** A tick that could not list cannot compute the assignment: it renews what it holds, nothing else. */

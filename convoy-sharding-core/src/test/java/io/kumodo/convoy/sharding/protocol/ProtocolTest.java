@@ -29,7 +29,7 @@ class ProtocolTest {
   static final long L = Duration.ofSeconds(30).toNanos();
   static final long R = Duration.ofSeconds(10).toNanos();
   static final Options OPTIONS =
-      new Options("c", "me", "inc-1", 1, Duration.ofSeconds(30), R, io.kumodo.convoy.sharding.Assignment.modulo());
+      new Options("c", "me", "inc-1", 1, io.kumodo.convoy.sharding.ShardBy.NAME, Duration.ofSeconds(30), R, io.kumodo.convoy.sharding.Assignment.modulo());
   static final Protocol PROTOCOL = new Protocol(OPTIONS);
   static final Instant WALL = Instant.parse("2026-01-01T00:00:00Z");
   static final long NOW = 1_000 * R;

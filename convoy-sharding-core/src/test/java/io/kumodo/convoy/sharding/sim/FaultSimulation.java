@@ -66,6 +66,7 @@ public final class FaultSimulation {
   private final int faults;
   final double maxDrift;
   final Assignment assignment;
+  final io.kumodo.convoy.sharding.ShardBy shardBy;
   /** Checker self-test: each process's first OnChange call is not heard, as if the library lost it. */
   final boolean loseFirstOnChange;
   /** The lease duration new processes start with: the simulation's, until a rolling change. */
@@ -121,6 +122,7 @@ public final class FaultSimulation {
     this.faults = b.faults;
     this.maxDrift = Double.isNaN(b.maxDrift) ? 0.95 * allowedDrift(b.lease, b.renew) : b.maxDrift;
     this.assignment = b.assignment;
+    this.shardBy = b.shardBy;
     this.leaseNow = b.lease;
     this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
@@ -130,7 +132,7 @@ public final class FaultSimulation {
     this.keepDraws = new Random(~b.seed);
     this.checker = new SimChecker(this); // after shards
     this.gauges = new SimOrphanGauges(this); // after shards and the store
-    this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment));
+    this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment).shardBy(shardBy));
   }
 
   /** The checks, for the application's reconcile windows ({@link SimApp}). */
@@ -444,6 +446,7 @@ public final class FaultSimulation {
     private int faults = 12;
     private double maxDrift = Double.NaN;
     private Assignment assignment = Assignment.modulo();
+    private io.kumodo.convoy.sharding.ShardBy shardBy = io.kumodo.convoy.sharding.ShardBy.NAME;
     private boolean sameIdFaults = true;
     private boolean leaseDurationFaults;
     private boolean loseFirstOnChange;
@@ -453,6 +456,12 @@ public final class FaultSimulation {
     /** The assignment every replica uses; default {@code modulo}. */
     public Builder assignment(Assignment assignment) {
       this.assignment = assignment;
+      return this;
+    }
+
+    /** The shard function every replica uses; default name (with balanced, uid places contiguous runs). */
+    public Builder shardBy(io.kumodo.convoy.sharding.ShardBy shardBy) {
+      this.shardBy = shardBy;
       return this;
     }
 

@@ -47,7 +47,10 @@ class FaultSimulationTest {
   private static final int KINDS_SHOWN_FROM = 1_000;
   private static final int REPORTED = Integer.getInteger("convoy.sim.failures", 3);
 
-  /** The schedule of {@code seed}: its replicas, shards, faults and assignment follow from the seed. */
+  /**
+   * The schedule of {@code seed}: its replicas, shards, faults, assignment and shard function
+   * follow from the seed (a quarter of the schedules run balanced with uid: contiguous placement).
+   */
   static FaultSimulation.Result schedule(long seed) {
     return FaultSimulation.builder()
         .seed(seed)
@@ -57,6 +60,7 @@ class FaultSimulationTest {
         .shards(seed % 3 == 0 ? 16 : 8)
         .faults(6 + (int) (seed % 14), Duration.ofMinutes(5))
         .assignment(seed % 2 == 0 ? Assignment.balanced() : Assignment.modulo())
+        .shardBy(seed % 4 == 2 ? io.kumodo.convoy.sharding.ShardBy.UID : io.kumodo.convoy.sharding.ShardBy.NAME)
         .build()
         .run();
   }

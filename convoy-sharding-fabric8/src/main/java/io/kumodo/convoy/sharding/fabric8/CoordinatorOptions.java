@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding.fabric8;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.OptionLimits;
@@ -25,6 +26,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  *   --shards int                     S, 1 to 65536 (default 32)
+ *   --shard-by name|uid|namespace    what an object's shard is computed from (default name)
  *   --replica-id string              default $POD_NAME, then the hostname, lowercased
  *   --lease-namespace string         default $POD_NAMESPACE, then convoy-system
  *   --lease-duration duration        default 30s, at most 24h
@@ -44,6 +46,11 @@ import java.util.regex.Pattern;
 public final class CoordinatorOptions {
   /** {@code --shards}. */
   public static final String SHARDS = "--shards";
+  /**
+   * {@code --shard-by}: {@code name} (the spec's key, the default), {@code uid} or
+   * {@code namespace} (range sharding; see {@link ShardBy}).
+   */
+  public static final String SHARD_BY = "--shard-by";
   /** {@code --replica-id}. */
   public static final String REPLICA_ID = "--replica-id";
   /** {@code --lease-namespace}. */
@@ -58,6 +65,8 @@ public final class CoordinatorOptions {
   public static final String ADVERTISE_ADDRESS = "--advertise-address";
   /** {@code --max-writes-in-flight}: how many lease writes of one tick the store sends at once. */
   public static final String MAX_WRITES_IN_FLIGHT = "--max-writes-in-flight";
+  /** The values {@code --shard-by} accepts. */
+  public static final List<String> SHARD_BYS = List.of("name", "uid", "namespace");
   /** The values {@code --assignment} accepts. */
   public static final List<String> ASSIGNMENTS = List.of("modulo", "balanced");
   /** The lease namespace when neither the flag nor {@code $POD_NAMESPACE} is set. */
@@ -66,6 +75,7 @@ public final class CoordinatorOptions {
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final int shards;
+  private final ShardBy shardBy;
   private final String replicaId;
   private final String leaseNamespace;
   private final Duration leaseDuration;
@@ -76,6 +86,7 @@ public final class CoordinatorOptions {
 
   private CoordinatorOptions(Builder b) {
     this.shards = b.shards;
+    this.shardBy = b.shardBy;
     this.replicaId = b.replicaId;
     this.leaseNamespace = b.leaseNamespace;
     this.leaseDuration = b.leaseDuration;
@@ -89,7 +100,7 @@ public final class CoordinatorOptions {
   public record Parsed(CoordinatorOptions options, List<String> unrecognized) {}
 
   /**
-   * Parses {@code args} strictly: any argument that is not one of the eight flags (with its value)
+   * Parses {@code args} strictly: any argument that is not one of the nine flags (with its value)
    * throws. Defaults come from {@code env} and the local host name.
    *
    * @throws OptionsException naming the first bad flag
@@ -104,9 +115,9 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * Parses the eight flags and returns every other argument, in order, for the application: an
+   * Parses the nine flags and returns every other argument, in order, for the application: an
    * unknown {@code --flag value} pair comes back as two arguments, and everything from a
-   * {@code --} on comes back as is. Bad values of the eight flags still throw.
+   * {@code --} on comes back as is. Bad values of the nine flags still throw.
    *
    * @throws OptionsException naming the first bad flag
    */
@@ -120,17 +131,18 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * A builder of options without flags or environment: the defaults of the eight flags, the
+   * A builder of options without flags or environment: the defaults of the nine flags, the
    * replica ID required; {@link Builder#build()} checks the values as {@link #parse} does.
    */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The help text of the eight flags, one per line, with their defaults. */
+  /** The help text of the nine flags, one per line, with their defaults. */
   public static String usage() {
     return String.format(Locale.ROOT, ""
         + "  %-32s the number of shards S, 1 to %d; the same on all replicas (default %d)%n"
+        + "  %-32s what an object's shard is computed from; the same on all replicas (default name)%n"
         + "  %-32s this replica's ID, a DNS subdomain name (default $POD_NAME, then the hostname)%n"
         + "  %-32s the namespace of the Lease objects (default $POD_NAMESPACE, then %s)%n"
         + "  %-32s how long a lease lasts unless renewed, at most %s (default %s)%n"
@@ -139,6 +151,7 @@ public final class CoordinatorOptions {
         + "  %-32s where this replica can be reached, published for owner look-ups (default none)%n"
         + "  %-32s lease writes of one tick sent at once, 1 to %d (default %d)%n",
         SHARDS + " int", Coordinator.Builder.MAX_SHARD_COUNT, Coordinator.Builder.DEFAULT_SHARD_COUNT,
+        SHARD_BY + " " + String.join("|", SHARD_BYS),
         REPLICA_ID + " string",
         LEASE_NAMESPACE + " string", DEFAULT_LEASE_NAMESPACE,
         LEASE_DURATION + " duration", Durations.format(DurationLimits.MAX_DURATION),
@@ -154,6 +167,11 @@ public final class CoordinatorOptions {
   /** S, the shard count. */
   public int shards() {
     return shards;
+  }
+
+  /** What an object's shard is computed from ({@value #SHARD_BY}); {@link ShardBy#NAME} by default. */
+  public ShardBy shardBy() {
+    return shardBy;
   }
 
   /** This replica's ID. */
@@ -201,7 +219,7 @@ public final class CoordinatorOptions {
 
   /**
    * A coordinator builder for {@code component} (e.g. {@code convoy-cm} or {@code convoy-obs})
-   * with these options (shard count, replica ID, timings, assignment, address) and no lease store
+   * with these options (shard count and function, replica ID, timings, assignment, address) and no lease store
    * yet: set one with {@link Coordinator.Builder#leaseStore}, add OnChange callbacks and build.
    */
   public Coordinator.Builder coordinatorBuilder(String component) {
@@ -209,6 +227,7 @@ public final class CoordinatorOptions {
         .component(component)
         .replicaId(replicaId)
         .shardCount(shards)
+        .shardBy(shardBy)
         .leaseDuration(leaseDuration)
         .renewInterval(leaseRenewInterval)
         .assignment(assignment)
@@ -234,12 +253,13 @@ public final class CoordinatorOptions {
   }
 
   /**
-   * The options in flag form; {@code --assignment}, {@code --advertise-address} and
-   * {@code --max-writes-in-flight} only when not the default.
+   * The options in flag form; {@code --shard-by}, {@code --assignment}, {@code --advertise-address}
+   * and {@code --max-writes-in-flight} only when not the default.
    */
   @Override
   public String toString() {
-    return SHARDS + "=" + shards + " " + REPLICA_ID + "=" + replicaId + " " + LEASE_NAMESPACE + "="
+    return SHARDS + "=" + shards + (shardBy == ShardBy.NAME ? "" : " " + SHARD_BY + "=" + shardBy.value())
+        + " " + REPLICA_ID + "=" + replicaId + " " + LEASE_NAMESPACE + "="
         + leaseNamespace + " " + LEASE_DURATION + "=" + Durations.format(leaseDuration) + " "
         + LEASE_RENEW_INTERVAL + "=" + Durations.format(leaseRenewInterval)
         + (assignment.equals(Assignment.modulo()) ? "" : " " + ASSIGNMENT + "=" + assignment.name())
@@ -261,6 +281,7 @@ public final class CoordinatorOptions {
    */
   public static final class Builder {
     private int shards = Coordinator.Builder.DEFAULT_SHARD_COUNT;
+    private ShardBy shardBy = ShardBy.NAME;
     private String replicaId;
     private String replicaIdSource = "";
     private String leaseNamespace = DEFAULT_LEASE_NAMESPACE;
@@ -276,6 +297,12 @@ public final class CoordinatorOptions {
     /** {@value #SHARDS}: S, 1 to 65536; default 32. */
     public Builder shards(int shards) {
       this.shards = shards;
+      return this;
+    }
+
+    /** {@value #SHARD_BY}: {@link ShardBy#NAME} (the default), {@link ShardBy#UID} or {@link ShardBy#NAMESPACE}. */
+    public Builder shardBy(ShardBy shardBy) {
+      this.shardBy = shardBy;
       return this;
     }
 
@@ -340,6 +367,10 @@ public final class CoordinatorOptions {
      */
     public CoordinatorOptions build() {
       check(SHARDS, () -> OptionLimits.shardCount(SHARDS, shards));
+      if (shardBy == null) {
+        throw new OptionsException(SHARD_BY, SHARD_BY + " must be one of " + String.join(", ", SHARD_BYS)
+            + " (the same on all replicas of a component): null");
+      }
       check(REPLICA_ID, () -> OptionLimits.replicaId(REPLICA_ID, replicaId, replicaIdSource));
       if (leaseNamespace == null || leaseNamespace.length() > 63 || !DNS_LABEL.matcher(leaseNamespace).matches()) {
         throw new OptionsException(LEASE_NAMESPACE, LEASE_NAMESPACE + " must be a namespace name, a DNS label of "

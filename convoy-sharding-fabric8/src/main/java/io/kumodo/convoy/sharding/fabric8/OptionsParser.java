@@ -13,9 +13,12 @@ import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.LEASE_RENEW_I
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.MAX_WRITES_IN_FLIGHT;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.REPLICA_ID;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.SHARDS;
+import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.SHARD_BY;
+import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.SHARD_BYS;
 import static io.kumodo.convoy.sharding.fabric8.CoordinatorOptions.quote;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.internal.Durations;
 import io.kumodo.convoy.sharding.internal.OptionLimits;
 import java.net.InetAddress;
@@ -28,12 +31,12 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Reads the eight flags of {@link CoordinatorOptions} from the command line and their defaults
+ * Reads the nine flags of {@link CoordinatorOptions} from the command line and their defaults
  * from the environment and the host name, then hands the values to
  * {@link CoordinatorOptions.Builder}, which checks them as it checks a plain builder's.
  */
 final class OptionsParser {
-  static final List<String> FLAGS = List.of(SHARDS, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
+  static final List<String> FLAGS = List.of(SHARDS, SHARD_BY, REPLICA_ID, LEASE_NAMESPACE, LEASE_DURATION,
       LEASE_RENEW_INTERVAL, ASSIGNMENT, ADVERTISE_ADDRESS, MAX_WRITES_IN_FLIGHT);
 
   private OptionsParser() {}
@@ -79,6 +82,9 @@ final class OptionsParser {
     CoordinatorOptions.Builder b = CoordinatorOptions.builder();
     if (values.containsKey(SHARDS)) {
       b.shards(integer(SHARDS, values.get(SHARDS), OptionLimits.MAX_SHARD_COUNT));
+    }
+    if (values.containsKey(SHARD_BY)) {
+      b.shardBy(shardBy(values.get(SHARD_BY)));
     }
     String replicaId = values.get(REPLICA_ID);
     String source = "";
@@ -130,6 +136,14 @@ final class OptionsParser {
     } catch (IllegalArgumentException e) {
       throw new OptionsException(flag, e.getMessage());
     }
+  }
+
+  private static ShardBy shardBy(String value) {
+    if (!SHARD_BYS.contains(value)) {
+      throw new OptionsException(SHARD_BY, SHARD_BY + " must be one of " + String.join(", ", SHARD_BYS)
+          + " (the same on all replicas of a component): " + quote(value));
+    }
+    return ShardBy.of(value);
   }
 
   private static Assignment assignment(String value) {

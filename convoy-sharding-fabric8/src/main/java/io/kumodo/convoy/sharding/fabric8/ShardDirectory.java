@@ -4,10 +4,12 @@
  */
 package io.kumodo.convoy.sharding.fabric8;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
-import io.kumodo.convoy.sharding.ShardKey;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.fabric8.internal.DirectoryState;
 import io.kumodo.convoy.sharding.fabric8.internal.DirectoryWatch;
@@ -74,6 +76,7 @@ public final class ShardDirectory implements AutoCloseable {
   private final String namespace;
   private final String component;
   private final int shardCount;
+  private final ShardBy shardBy;
   private final DirectoryState state;
   private final DirectoryWatch watch;
 
@@ -118,6 +121,7 @@ public final class ShardDirectory implements AutoCloseable {
     this.namespace = b.namespace;
     this.component = b.component;
     this.shardCount = b.shardCount;
+    this.shardBy = b.shardBy;
     this.state = new DirectoryState(b.shardCount, b.ticker);
     boolean owned = b.store == null;
     KubernetesLeaseStore store = owned
@@ -157,11 +161,26 @@ public final class ShardDirectory implements AutoCloseable {
   }
 
   /**
-   * The owner of the shard of the object {@code namespace/name} ({@link ShardKey}, with this
-   * directory's shard count; a null or empty namespace means a cluster-scoped object).
+   * The owner of the shard of the object {@code namespace/name} (with this directory's shard
+   * count and {@link ShardBy}; a null or empty namespace means a cluster-scoped object).
+   *
+   * @throws IllegalStateException when the directory shards by uid: use {@link #ownerOfObject}
    */
   public Optional<Owner> ownerOfKey(String namespace, String name) {
-    return state.ownerOf(ShardKey.shardOf(namespace, name, shardCount));
+    if (shardBy == ShardBy.UID) {
+      throw new IllegalStateException("the ShardDirectory of " + component + " shards by uid: namespace and name "
+          + "do not give the shard; use ownerOfObject");
+    }
+    return state.ownerOf(shardBy.shardOf(namespace, Objects.requireNonNull(name, "name"), null, shardCount));
+  }
+
+  /**
+   * The owner of the shard of {@code object}, with this directory's shard count and
+   * {@link ShardBy} (in uid mode the object must carry its uid).
+   */
+  public Optional<Owner> ownerOfObject(HasMetadata object) {
+    ObjectMeta meta = object.getMetadata();
+    return state.ownerOf(shardBy.shardOf(meta.getNamespace(), meta.getName(), meta.getUid(), shardCount));
   }
 
   /**
@@ -200,6 +219,11 @@ public final class ShardDirectory implements AutoCloseable {
     return state.subscribe(listener);
   }
 
+  /** What an object's shard is computed from, as this directory was built. */
+  public ShardBy shardBy() {
+    return shardBy;
+  }
+
   /** S, the shard count this directory was built with. */
   public int shardCount() {
     return shardCount;
@@ -223,7 +247,7 @@ public final class ShardDirectory implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "ShardDirectory{" + namespace + "/" + component + ", " + shardCount + " shards}";
+    return "ShardDirectory{" + namespace + "/" + component + ", " + shardBy.published(shardCount) + " shards}";
   }
 
   /** Options of a {@link ShardDirectory}. */
@@ -233,6 +257,7 @@ public final class ShardDirectory implements AutoCloseable {
     private final String namespace;
     private final String component;
     private int shardCount = Coordinator.Builder.DEFAULT_SHARD_COUNT;
+    private ShardBy shardBy = ShardBy.NAME;
     private Duration syncTimeout = DEFAULT_SYNC_TIMEOUT;
     private Ticker ticker = Ticker.system();
 
@@ -246,6 +271,12 @@ public final class ShardDirectory implements AutoCloseable {
     /** S, 1 to 65536; default 32; the same as the replicas' {@code --shards}. */
     public Builder shardCount(int shardCount) {
       this.shardCount = OptionLimits.shardCount("shardCount", shardCount);
+      return this;
+    }
+
+    /** What an object's shard is computed from; default name; the same as the replicas' {@code --shard-by}. */
+    public Builder shardBy(ShardBy shardBy) {
+      this.shardBy = Objects.requireNonNull(shardBy, "shardBy");
       return this;
     }
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.fabric8.internal.OwnedEventFilter;
@@ -66,6 +67,14 @@ import org.slf4j.LoggerFactory;
  * without that record its shard is unknown and the gated reconcile is skipped, since a non-owner
  * must not act on it.
  *
+ * <p>The shard function is the coordinator's ({@link Coordinator#shardBy()}), so the gate, the
+ * filter and every other check of a replica compute the same one. In {@link ShardBy#NAMESPACE}
+ * mode the gate computes the shard from the queue key's namespace. In {@link ShardBy#UID} mode a
+ * queue key does not give the uid: the gate needs a {@link Builder#lookup}, and an object the
+ * lookup no longer finds is handled as with a custom key (the shard of its last known state, when
+ * the filter passed its delete; else skipped). A custom shard key is for name sharding only: with
+ * a range mode {@link Builder#build()} refuses it.
+ *
  * <p>Build the gate before {@link Coordinator#prime()}: it registers its OnChange callback with
  * the coordinator when built, and sees only the changes after that. Thread-safe.
  *
@@ -75,9 +84,10 @@ public final class ShardGate<T extends HasMetadata> {
   private static final Logger log = LoggerFactory.getLogger(ShardGate.class);
 
   private final Coordinator coordinator;
+  private final ShardBy shardBy;
   private final Function<? super T, String> keyFunction;
   private final Function<String, ? extends T> lookup;
-  /** Custom key only: the shard of each deleted object whose delete the filter passed, by queue key. */
+  /** Custom key or uid mode only: the shard of each deleted object whose delete the filter passed, by queue key. */
   private final ConcurrentHashMap<String, Integer> deleted;
   private final CopyOnWriteArrayList<AcquireListener<T>> acquireListeners = new CopyOnWriteArrayList<>();
   /** Deletes the filter dropped in shards this replica did not own; enqueued when it acquires them. */
@@ -88,15 +98,22 @@ public final class ShardGate<T extends HasMetadata> {
   private ShardGate(Coordinator coordinator, Function<? super T, String> keyFunction,
       Function<String, ? extends T> lookup, io.kumodo.convoy.sharding.Ticker ticker) {
     this.coordinator = coordinator;
+    this.shardBy = coordinator.shardBy();
     this.ticker = ticker;
     this.keyFunction = keyFunction;
     this.lookup = lookup;
-    this.deleted = keyFunction == null ? null : new ConcurrentHashMap<>();
+    this.deleted = lookup == null ? null : new ConcurrentHashMap<>();
     this.unownedDeletes = new UnownedDeletes(
         coordinator.leaseDuration().plus(coordinator.renewInterval().multipliedBy(2)).toNanos());
   }
 
-  /** A gate with the default shard key {@code <namespace>/<name>}, registered with {@code coordinator}. */
+  /**
+   * A gate with the default shard key {@code <namespace>/<name>} (or the coordinator's range
+   * mode), registered with {@code coordinator}.
+   *
+   * @throws IllegalStateException when the coordinator shards by uid: that gate needs a lookup
+   *     ({@link #builder})
+   */
   public static <T extends HasMetadata> ShardGate<T> of(Coordinator coordinator) {
     return new Builder<T>(coordinator).build();
   }
@@ -122,8 +139,12 @@ public final class ShardGate<T extends HasMetadata> {
     return ShardLabels.objectKey(obj);
   }
 
-  /** The shard of {@code obj} under the coordinator's shard count. */
+  /** The shard of {@code obj} under the coordinator's shard count and {@link Coordinator#shardBy()}. */
   public int shardOf(T obj) {
+    if (shardBy != ShardBy.NAME) {
+      ObjectMeta meta = obj.getMetadata();
+      return coordinator.shardOf(meta.getNamespace(), meta.getName(), meta.getUid());
+    }
     if (keyFunction == null) {
       ObjectMeta meta = obj.getMetadata();
       if (meta != null && meta.getName() != null && !meta.getName().isEmpty()) {
@@ -140,11 +161,11 @@ public final class ShardGate<T extends HasMetadata> {
 
   /**
    * True when this replica owns the shard of the object with work-queue key {@code queueKey}
-   * ({@code <namespace>/<name>}, or {@code <name>} when cluster-scoped). With a custom shard key
-   * the object is looked up; false when its shard is unknown.
+   * ({@code <namespace>/<name>}, or {@code <name>} when cluster-scoped). With a custom shard key,
+   * or in uid mode, the object is looked up; false when its shard is unknown.
    */
   public boolean ownsKey(String queueKey) {
-    if (keyFunction == null) {
+    if (lookup == null && shardBy == ShardBy.NAME) {
       return coordinator.ownsKey(Objects.requireNonNull(queueKey, "queueKey"));
     }
     Shard shard = shardOfQueueKey(queueKey);
@@ -244,7 +265,11 @@ public final class ShardGate<T extends HasMetadata> {
   /** The shard of a queue key, or null when it is unknown. */
   private Shard shardOfQueueKey(String queueKey) {
     Objects.requireNonNull(queueKey, "queueKey");
-    if (keyFunction == null) {
+    if (lookup == null) {
+      if (shardBy == ShardBy.NAMESPACE) {
+        int slash = queueKey.indexOf('/'); // a cluster-scoped object's key is its name: namespace ""
+        return new Shard(coordinator.shardOf(slash < 0 ? "" : queueKey.substring(0, slash), null, null), false);
+      }
       return new Shard(coordinator.shardOf(queueKey), false);
     }
     T obj = lookup.apply(queueKey);
@@ -290,7 +315,7 @@ public final class ShardGate<T extends HasMetadata> {
     BitSet acquired = new BitSet(coordinator.shardCount());
     change.acquired().forEach(acquired::set);
     // Objects deleted while this replica did not own their shard (maybe nobody did): enqueued
-    // too, so the reconciler sees them missing. With a custom key the gate needs their shard.
+    // too, so the reconciler sees them missing. With a lookup the gate needs their shard.
     Map<String, Integer> gone = unownedDeletes.take(acquired, ticker.read());
     if (deleted != null) {
       deleted.putAll(gone);
@@ -351,8 +376,9 @@ public final class ShardGate<T extends HasMetadata> {
 
     /**
      * Finds an object by its queue key, e.g. {@code key -> informer.getStore().getByKey(key)};
-     * null when it does not exist. Required with a custom shard key, where the shard cannot be
-     * computed from the queue key alone. Called at every gated reconcile and {@code ownsKey}:
+     * null when it does not exist. Required with a custom shard key, and when the coordinator
+     * shards by uid, where the shard cannot be computed from the queue key alone; not used
+     * otherwise. Called at every gated reconcile and {@code ownsKey}:
      * it should read a cache, not the API.
      */
     public Builder<T> lookup(Function<String, ? extends T> lookup) {
@@ -373,14 +399,26 @@ public final class ShardGate<T extends HasMetadata> {
     /**
      * Builds the gate and registers its OnChange callback with the coordinator.
      *
-     * @throws IllegalStateException when a custom shard key has no lookup
+     * @throws IllegalStateException when a custom shard key has no lookup, when the coordinator
+     *     shards by uid and there is no lookup, or when a custom shard key meets a coordinator that
+     *     shards by uid or namespace (whose shards are ranges of that field's hash, not of a key)
      */
     public ShardGate<T> build() {
+      ShardBy shardBy = coordinator.shardBy();
+      if (keyFunction != null && shardBy != ShardBy.NAME) {
+        throw new IllegalStateException("a custom shardKey is for name sharding: the coordinator shards by "
+            + shardBy.value() + ", the range of the object's " + shardBy.value() + " hash");
+      }
       if (keyFunction != null && lookup == null) {
         throw new IllegalStateException("a custom shardKey needs a lookup(queueKey -> object): the shard of a "
             + "queue key cannot be computed without the object");
       }
-      ShardGate<T> gate = new ShardGate<>(coordinator, keyFunction, keyFunction == null ? null : lookup, ticker);
+      if (shardBy == ShardBy.UID && lookup == null) {
+        throw new IllegalStateException("sharding by uid needs a lookup(queueKey -> object): a queue key does "
+            + "not give the object's uid");
+      }
+      boolean looksUp = keyFunction != null || shardBy == ShardBy.UID;
+      ShardGate<T> gate = new ShardGate<>(coordinator, keyFunction, looksUp ? lookup : null, ticker);
       coordinator.addOnChange(gate::onChange);
       return gate;
     }

@@ -45,6 +45,13 @@ final class Replicas implements AutoCloseable {
     return c;
   }
 
+  /** A new, unprimed coordinator for replica {@code id}, with more builder options. */
+  Coordinator add(String id, java.util.function.Consumer<Coordinator.Builder> more) {
+    Coordinator c = cluster.new Replica(id, store, java.time.Duration.ZERO, more).coordinator;
+    live.put(id, c);
+    return c;
+  }
+
   /** Closes replica {@code id}: its leases are freed and it leaves the member list. */
   void stop(String id) {
     live.remove(id).close();

@@ -5,13 +5,17 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Member;
 import io.kumodo.convoy.sharding.fabric8.ShardDirectory.Owner;
@@ -127,6 +131,21 @@ class ShardDirectoryIT {
   }
 
   @Test
+  void inUidModeTheOwnerOfAnObjectIsTheOwnerOfItsUidsRangeAndANameAloneIsRefused() {
+    directory = ShardDirectory.builder(client, NS, COMPONENT).shardCount(SHARDS).shardBy(ShardBy.UID).build();
+    start("cm-a", true, ShardBy.UID);
+    awaitAgreement(SHARDS, "cm-a");
+    String uid = "6b1f0a8e-4d2c-4b7a-8e3f-1c9d2a7b5e40";
+    int shard = ShardKey.rangeShardOf(ShardKey.fnv1a64(uid), SHARDS);
+    ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withNamespace("demo").withName("cluster-07").withUid(uid)
+        .endMetadata().build();
+    assertThat(directory.ownerOfObject(cm)).isEqualTo(directory.ownerOf(shard))
+        .contains(new Owner("cm-a", "10.0.0.1:8080"));
+    assertThatThrownBy(() -> directory.ownerOfKey("demo", "cluster-07")).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("ownerOfObject");
+  }
+
+  @Test
   void theRoutingExampleOfTheDocsForwardsToTheOwnersAddressAndRetriesADrainedShard() throws Exception {
     start("cm-a", true);
     start("cm-b", true);
@@ -210,10 +229,14 @@ class ShardDirectoryIT {
   // ---------------------------------------------------------------------------------------------
 
   private void start(String id, boolean withAddress) {
+    start(id, withAddress, ShardBy.NAME);
+  }
+
+  private void start(String id, boolean withAddress, ShardBy shardBy) {
     KubernetesLeaseStore store = new KubernetesLeaseStore(client, NS);
     StoppableScheduler scheduler = new StoppableScheduler();
     Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(SHARDS)
-        .leaseDuration(LEASE).renewInterval(RENEW).leaseStore(store).scheduler(scheduler);
+        .shardBy(shardBy).leaseDuration(LEASE).renewInterval(RENEW).leaseStore(store).scheduler(scheduler);
     String address = withAddress ? "10.0.0." + (id.charAt(3) - 'a' + 1) + ":8080" : null;
     Coordinator c = b.address(address).build();
     replicas.put(id, new Replica(store, scheduler, c, address));

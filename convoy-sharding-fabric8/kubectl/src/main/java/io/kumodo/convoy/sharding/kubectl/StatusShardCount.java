@@ -80,10 +80,10 @@ record StatusShardCount(int count, Source source, SortedMap<String, String> publ
         Collections.emptySortedMap());
   }
 
-  /** A published count, 1 to the largest S; 0 for none or anything else. */
+  /** A published count, 1 to the largest S, after a {@code --shard-by} mode ({@code uid:32}); 0 for none or anything else. */
   private static int parse(String count) {
     try {
-      int n = Integer.parseInt(count);
+      int n = Integer.parseInt(count.substring(count.indexOf(':') + 1));
       return n >= 1 && n <= Coordinator.Builder.MAX_SHARD_COUNT ? n : 0;
     } catch (NumberFormatException e) {
       return 0;

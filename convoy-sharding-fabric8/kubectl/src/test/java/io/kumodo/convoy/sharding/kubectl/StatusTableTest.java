@@ -103,6 +103,19 @@ class StatusTableTest {
   }
 
   @Test
+  void aCountPublishedWithAShardByModeBoundsTheTableAndADifferentModeIsAMismatch() {
+    String table = render(List.of(shard(0, "cm-a", false),
+        publishing(member("cm-a", null, false, 1), "uid:8"), publishing(member("cm-b", null, false, 1), "uid:8")),
+        "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(table).contains("1 of 8 shards owned").doesNotContain("mismatch");
+    String mixed = render(List.of(shard(0, "cm-a", false),
+        publishing(member("cm-a", null, false, 1), "uid:8"), publishing(member("cm-b", null, false, 1), "8")),
+        "convoy-cm", "convoy-system", 0, NOW);
+    assertThat(mixed).contains("1 of 8 shards owned", "shard count mismatch among members that are not released "
+        + "(cm-a=uid:8, cm-b=8)");
+  }
+
+  @Test
   void membersPublishingDifferentCountsAreNamedUnderTheTableWhichGoesUpToTheLargest() {
     String table = render(List.of(shard(0, "cm-a", false),
         publishing(member("cm-a", null, false, 1), "4"), publishing(member("cm-b", null, false, 1), "6")),

@@ -125,7 +125,8 @@ public final class MoveStudy {
     List<String> holderList = Arrays.asList(holders.clone());
     String[] owners = new String[shards];
     for (int r = 0; r < ids.size(); r++) {
-      BitSet wanted = assignment.wanted(new Assignment.View(ids, r, shards, holderList, new BitSet()));
+      BitSet wanted = assignment.wanted(new Assignment.View(ids, r, shards, holderList, new BitSet(),
+          io.kumodo.convoy.sharding.ShardBy.NAME));
       for (int s = wanted.nextSetBit(0); s >= 0; s = wanted.nextSetBit(s + 1)) {
         if (owners[s] != null) {
           throw new IllegalStateException("shard " + s + " wanted by " + owners[s] + " and " + ids.get(r));
