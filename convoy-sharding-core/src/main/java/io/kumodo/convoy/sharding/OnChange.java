@@ -11,6 +11,9 @@ package io.kumodo.convoy.sharding;
  *
  * <p>A callback that throws is logged; the tick goes on and the other callbacks still run.
  * A callback should return quickly: the next tick waits for it.
+ * A callback may call back into its coordinator, {@link Coordinator#close()} included: the release
+ * that a close from a callback causes is reported to every callback once all of them heard the
+ * change being reported, so each callback hears the changes in order.
  */
 @FunctionalInterface
 public interface OnChange {

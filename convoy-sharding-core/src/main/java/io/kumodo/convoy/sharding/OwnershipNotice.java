@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import java.time.Duration;
 import io.kumodo.convoy.sharding.protocol.Protocol;
 import io.kumodo.convoy.sharding.protocol.ShardState;
+import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -38,6 +39,12 @@ final class OwnershipNotice {
   private final LongConsumer expiresAt;
   /** The owned set last reported to the OnChange callbacks. */
   private Set<Integer> notified = Collections.emptySortedSet();
+  /**
+   * The changes being reported, the first one to the callbacks now: a change that a callback
+   * causes (it closes the coordinator) is reported to every callback after the one that caused it,
+   * so each callback hears the changes in order.
+   */
+  private final ArrayDeque<ShardChange> pending = new ArrayDeque<>();
 
   OwnershipNotice(Settings s, Ownership ownership, ShardState[] states, List<OnChange> listeners,
       LongConsumer expiresAt) {
@@ -109,14 +116,23 @@ final class OwnershipNotice {
     log.info("ownership changed component={} replica={} reason={} acquired={} released={} owned={}",
         s.component(), s.replicaId(), reason, compact(change.acquired()), compact(change.released()),
         change.owned().size());
-    for (OnChange listener : listeners) {
-      try {
-        listener.onChange(change);
-      } catch (VirtualMachineError e) {
-        throw e;
-      } catch (Throwable e) {
-        log.error("{}/{}: OnChange callback {} threw; continuing", s.component(), s.replicaId(), listener, e);
+    pending.add(change);
+    if (pending.size() > 1) {
+      return; // called from a callback (close() in OnChange): told once every callback heard the change before
+    }
+    while (!pending.isEmpty()) {
+      ShardChange next = pending.peek();
+      for (OnChange listener : listeners) {
+        try {
+          listener.onChange(next);
+        } catch (VirtualMachineError e) {
+          pending.clear();
+          throw e;
+        } catch (Throwable e) {
+          log.error("{}/{}: OnChange callback {} threw; continuing", s.component(), s.replicaId(), listener, e);
+        }
       }
+      pending.remove();
     }
   }
 

@@ -277,8 +277,8 @@ final class ShardWrites {
    * What a re-read after a conflict on a write of a lease this replica holds shows. {@link #LOST}:
    * another holding (another holder or incarnation, a take, a free mark this replica did not
    * write, or no lease). Else {@code current}: this holding in another version, to write again; or
-   * null, no news: the read failed, or shows the version that conflicted (a listing served from a
-   * cache that lags the other writer's change).
+   * null, no news: the read failed, or shows the version that conflicted or one from before this
+   * replica's take (a listing served from a cache that lags the other writer's change or the take).
    */
   private record Reread(Lease current, boolean lost) {
     static final Reread LOST = new Reread(null, true);
@@ -293,11 +293,28 @@ final class ShardWrites {
     } catch (LeaseStoreException | RuntimeException | Error e) {
       return Reread.NO_NEWS;
     }
+    if (listedBeforeTake(current, mine)) {
+      return Reread.NO_NEWS;
+    }
     if (current == null || !protocol.sameHolding(current, mine)) {
       return Reread.LOST;
     }
     return Objects.equals(current.resourceVersion(), mine.resourceVersion()) ? Reread.NO_NEWS
         : new Reread(current, false);
+  }
+
+  /**
+   * True when {@code current} is {@code mine}'s Lease as it was before this replica took it, as a
+   * listing served from a cache that lags the take shows it, while the shard is still owned: the
+   * same object (its creation time), fewer transitions (only a take adds one) and another acquire
+   * time (a take writes its own). Without creation times a re-created Lease looks the same, so it
+   * is not taken for one; once the shard's fencing deadline passed, the holder gives up on it.
+   */
+  private boolean listedBeforeTake(Lease current, Lease mine) {
+    return current != null && current.created() != null && current.created().equals(mine.created())
+        && current.transitions() < mine.transitions()
+        && !Memory.sameInstant(current.acquireTime(), mine.acquireTime())
+        && s.ticker().read() - ownership.deadline(mine.key().shard()) < 0;
   }
 
   /** Makes {@code write} again on {@code current}, the re-read version; returns the record stored, or null. */

@@ -232,4 +232,37 @@ class DrainTest {
     }
     assertThat(cluster.store.get(key).holder()).as("freed by its owner").isEmpty();
   }
+
+  @Test
+  void aShardDrainedJustAfterAPartitionCostItsRenewalsKeepsItsLeaseRenewedWhileItsReconcileRuns() {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica a = cluster.start("a");
+    cluster.run(Duration.ofSeconds(5));
+    cluster.start("b");
+    cluster.run(Duration.ofSeconds(40));
+    int shard = a.coordinator.ownedShards().iterator().next();
+    LeaseKey key = LeaseKey.shard("convoy-cm", shard);
+    java.time.Instant renewed = cluster.store.get(key).renewTime();
+    while (cluster.store.get(key).renewTime().equals(renewed)) {
+      cluster.run(Duration.ofMillis(10), Duration.ofMillis(10));
+    }
+    renewed = cluster.store.get(key).renewTime();
+
+    cluster.partition("a", Duration.ofSeconds(21)); // two renewals fail
+    cluster.run(Duration.ofSeconds(21), Duration.ofMillis(10));
+    assertThat(cluster.store.get(key).renewTime()).as("no renewal reached the store").isEqualTo(renewed);
+    assertThat(a.coordinator.enterShard(shard)).as("a reconcile starts before a's deadline").isTrue();
+    a.coordinator.drain();
+    cluster.run(Duration.ofMillis(100), Duration.ofMillis(10));
+    assertThat(a.coordinator.owns(shard)).isFalse();
+    assertThat(cluster.store.get(key).renewTime()).as("renewed by the drain's tick, the last renewal being old")
+        .isAfter(renewed);
+
+    cluster.run(Duration.ofSeconds(20), Duration.ofMillis(10));
+    assertThat(cluster.store.get(key).holder()).as("kept by a while its reconcile runs").isEqualTo("a");
+    assertThat(cluster.ownersOf(shard)).as("no peer owns it while a's reconcile runs").isEmpty();
+    a.coordinator.exitShard(shard);
+    cluster.run(Duration.ofSeconds(5), Duration.ofMillis(10));
+    assertThat(cluster.ownersOf(shard)).containsExactly("b");
+  }
 }

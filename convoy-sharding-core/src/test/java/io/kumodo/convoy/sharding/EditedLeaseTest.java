@@ -108,4 +108,38 @@ class EditedLeaseTest {
     assertThat(Duration.ofNanos(longestUnowned)).as("the longest time shard 0 went unowned")
         .isLessThan(Duration.ofSeconds(2));
   }
+
+  @Test
+  void anOutsidersAnnotationLandingBeforeTheHoldersListingShowsItsTakeCostsTheHolderNeitherTheLeaseNorTheShard() {
+    // cm-a's listing lags 15 s: it takes shard 0 when its listing shows cm-b's free, and an outsider
+    // annotates the lease before cm-a's first renewal. The renewal conflicts, and the re-read, from
+    // that listing, shows the lease as cm-b freed it, before cm-a's take: no news, not another
+    // holding (it has fewer transitions than the take), so cm-a keeps the shard and renews it once
+    // its listing shows the annotation.
+    TestCluster cluster = new TestCluster(2);
+    cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(40));
+    TestCluster.Replica a = cluster.start("cm-a", LaggingLeaseStore.lagging(cluster.store, cluster.time,
+        Duration.ofSeconds(15)));
+    LeaseKey key = LeaseKey.shard("convoy-cm", 0);
+    while (!a.coordinator.owns(0)) {
+      cluster.run(Duration.ofMillis(10), Duration.ofMillis(10));
+    }
+    Lease taken = cluster.store.get(key);
+    cluster.run(Duration.ofSeconds(2), Duration.ofMillis(10));
+    Lease held = cluster.store.get(key);
+    assertThat(held.resourceVersion()).as("not renewed yet").isEqualTo(taken.resourceVersion());
+    Map<String, String> annotations = new HashMap<>(held.annotations());
+    annotations.put("example.com/note", "edited");
+    cluster.store.put(held.withAnnotations(annotations)); // kubectl annotate
+
+    long unowned = 0;
+    for (long end = cluster.time.read() + Duration.ofSeconds(60).toNanos(); cluster.time.read() - end < 0; ) {
+      cluster.run(Duration.ofMillis(10), Duration.ofMillis(10));
+      unowned += a.coordinator.owns(0) ? 0 : Duration.ofMillis(10).toNanos();
+    }
+    assertThat(cluster.store.get(key).holder()).as("the holder").isEqualTo("cm-a");
+    assertThat(cluster.store.get(key).resourceVersion()).as("renewed since").isNotEqualTo(held.resourceVersion());
+    assertThat(Duration.ofNanos(unowned)).as("how long shard 0 went unowned").isZero();
+  }
 }

@@ -101,4 +101,32 @@ class OnChangeTest {
     cluster.run(Duration.ofSeconds(30));
     assertThat(ownsDuringCallback).hasSize(3).containsOnly(true);
   }
+
+  @Test
+  void aCallbackThatClosesTheCoordinatorLetsEveryLaterCallbackHearTheChangesInOrder() {
+    // cm-a's first callback closes its coordinator when it hears of an acquisition (at a tick after
+    // cm-b freed its share): the release at close is reported from inside that callback. The later
+    // callback must still hear the acquisition first, then the release.
+    List<ShardChange> seen = new ArrayList<>();
+    Coordinator[] self = new Coordinator[1];
+    TestCluster cluster = new TestCluster(4);
+    cluster.start("cm-b");
+    TestCluster.Replica a = cluster.new Replica("cm-a", cluster.store, Duration.ZERO, b -> b
+        .onChange(c -> {
+          if (!c.acquired().isEmpty()) {
+            self[0].close();
+          }
+        })
+        .onChange(seen::add));
+    self[0] = a.coordinator;
+    cluster.start(a);
+    cluster.run(Duration.ofSeconds(30));
+
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(0).acquired()).containsExactly(0, 2);
+    assertThat(seen.get(1).released()).containsExactly(0, 2);
+    assertThat(seen.get(1).owned()).isEmpty();
+    assertThat(a.changes).isEqualTo(seen);
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+  }
 }

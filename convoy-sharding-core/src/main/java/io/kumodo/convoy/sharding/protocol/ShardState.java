@@ -212,7 +212,12 @@ public sealed interface ShardState {
 
     private boolean keepDue(Listing in) {
       long last = memory.lastSent();
-      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || memory.lookAgain();
+      long renewed = in.renewedAt(shard());
+      // A write sent since the last successful one failed: due again, as a held shard's renewal
+      // is, once the last successful write is a renew interval old (else the lease may lapse
+      // under a running reconcile: a failed renewal in a partition, then a drain just after it).
+      boolean lastFailed = last != Memory.NONE && last - renewed > 0 && in.now() - renewed >= in.renewNanos();
+      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || lastFailed || memory.lookAgain();
     }
   }
 }

@@ -83,7 +83,17 @@ public final class FaultSimulation {
   /** Every process started, in order (several may share an ID; crashed and stopped ones stay). */
   final List<SimReplica> replicas = new ArrayList<>();
   private final Map<String, Integer> processesPerId = new LinkedHashMap<>();
+  /** Per replica ID: whether its processes close with {@code keepMembershipOnClose} (one ID in three). */
+  private final Map<String, Boolean> keepsMembership = new LinkedHashMap<>();
+  /** The draws of {@link #keepsMembership}, apart from the schedule's. */
+  private final Random keepDraws;
   private final List<SimFault> catalogue;
+  /**
+   * The faults after which no shard may stay unowned longer than a tick plus the listing's lag
+   * plus its running reconciles: an outside write of an annotation, drains and undrains (by the
+   * API and by an operator's mark).
+   */
+  private final java.util.Set<SimFault> soft;
   private final SimChecker checker;
   private final SimOrphanGauges gauges;
   final SimDrains drains = new SimDrains(this);
@@ -91,6 +101,14 @@ public final class FaultSimulation {
   private final List<String> violations = new ArrayList<>();
   private int nextId;
   private long lastFaultEnd;
+  /**
+   * The end of the last hard fault: any but a soft one ({@link #soft}); the precise liveness
+   * check ({@link SimChecker}) attributes only the unowned stretches of quiet times, at least
+   * {@link #bound()} after it.
+   */
+  long hardUntil;
+  /** True while a soft fault is being injected: its end does not move {@link #hardUntil}. */
+  private boolean injectingSoft;
   /** Set once the lagging watches were healed: a process started later gets a watch without lag. */
   private boolean lagsHealed;
 
@@ -109,10 +127,17 @@ public final class FaultSimulation {
     this.longestLease = b.lease;
     this.loseFirstOnChange = b.loseFirstOnChange;
     this.catalogue = SimFaults.catalogue(b.sameIdFaults, b.leaseDurationFaults);
+    this.soft = SimFaults.soft(catalogue);
     this.random = new Random(b.seed);
+    this.keepDraws = new Random(~b.seed);
     this.checker = new SimChecker(this); // after shards
     this.gauges = new SimOrphanGauges(this); // after shards and the store
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment).shardBy(shardBy));
+  }
+
+  /** The checks, for the application's reconcile windows ({@link SimApp}). */
+  SimChecker checker() {
+    return checker;
   }
 
   /** A builder with small defaults: 3 replicas, 8 shards, 30 s lease, 10 s renew, 12 faults in 10 min. */
@@ -161,6 +186,14 @@ public final class FaultSimulation {
       checker.afterEachTask();
       gauges.afterEachTask();
     });
+    String debugKey = System.getProperty("convoy.sim.debugKey");
+    if (debugKey != null) {
+      store.watch(COMPONENT, e -> {
+        if (e.key().toString().equals(debugKey)) {
+          note("DEBUG " + e);
+        }
+      });
+    }
     for (int i = 0; i < initialReplicas; i++) {
       note("start " + startReplica(newId()).describe());
     }
@@ -175,11 +208,17 @@ public final class FaultSimulation {
       if (failed()) {
         break;
       }
-      catalogue.get(random.nextInt(catalogue.size())).inject(this);
-      lastFaultEnd = Math.max(lastFaultEnd, time.read());
+      SimFault fault = catalogue.get(random.nextInt(catalogue.size()));
+      injectingSoft = soft.contains(fault);
+      fault.inject(this);
+      faultEnds(time.read());
+      injectingSoft = false;
     }
     healLags();
     advanceTo(Math.max(time.read(), lastFaultEnd));
+    for (SimReplica r : replicas) {
+      r.app.disarm();
+    }
     healAll();
     drains.undrainReplicas();
     long settleStart = time.read();
@@ -191,7 +230,13 @@ public final class FaultSimulation {
     long deadline = settleStart + bound().toNanos();
     while (!failed() && time.read() < deadline + 3 * renew.toNanos()) {
       long now = time.read();
-      time.advance(Duration.ofNanos(now < deadline && now + step > deadline ? deadline - now : step));
+      long advance = now < deadline && now + step > deadline ? deadline - now : step;
+      // Reconcile time adds to the bound: a released Lease is kept until its reconciles exit.
+      boolean reconcileWait = checker.unownedWhileReconciled();
+      time.advance(Duration.ofNanos(advance));
+      if (reconcileWait) {
+        deadline += advance;
+      }
       if (checker.allOwned()) {
         if (settled < 0) {
           settled = time.read();
@@ -200,10 +245,12 @@ public final class FaultSimulation {
         settled = -1;
       }
     }
+    checker.endStretches();
     if (!failed()) {
       if (settled < 0 || settled > deadline) {
-        violation("liveness: not every shard owned within " + bound() + " of the last fault; owners: "
-            + checker.ownersTable());
+        violation("liveness: not every shard owned within " + bound() + " of the last fault"
+            + (deadline - settleStart > bound().toNanos() ? " plus " + Duration.ofNanos(deadline - settleStart
+            - bound().toNanos()) + " of reconciles of unowned shards" : "") + "; owners: " + checker.ownersTable());
       }
       checker.checkOnChangeReplay();
       drains.checkDrainedShardsUnowned();
@@ -242,12 +289,17 @@ public final class FaultSimulation {
     SimReplica r = new SimReplica(this, id, n == 1 ? id : id + "#" + n, lease, offset, SimViews.choose(this));
     if (lagsHealed) {
       // Started after the lags ended (a rolling change's later replacements): its watch does not lag.
-      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+      faultEnds(r.view.heal());
     }
     replicas.add(r);
     gauges.attach(r);
     cluster.start(r.replica);
     return r;
+  }
+
+  /** Whether the processes of {@code id} close with {@code keepMembershipOnClose}: drawn once per ID. */
+  boolean keepsMembership(String id) {
+    return keepsMembership.computeIfAbsent(id, k -> keepDraws.nextInt(3) == 0);
   }
 
   /** The longest lease duration a process of the run was started with. */
@@ -322,7 +374,25 @@ public final class FaultSimulation {
 
   /** A fault acts until {@code until} (a scheduled step of it, say): the liveness bound counts from there at the earliest. */
   void extendFaultsTo(long until) {
+    faultEnds(until);
+  }
+
+  private void faultEnds(long until) {
     lastFaultEnd = Math.max(lastFaultEnd, until);
+    if (!injectingSoft) {
+      hardUntil = Math.max(hardUntil, until);
+    }
+  }
+
+  /**
+   * Another writer rewrote the member Lease of {@code id} (an operator's undrain): if no process of
+   * {@code id} runs, peers count that dead member live for a lease duration from the new version, as
+   * they would a holder that stopped renewing just now, so the fault is hard however it came.
+   */
+  void memberLeaseRewritten(String id) {
+    if (running(id).isEmpty()) {
+      hardUntil = Math.max(hardUntil, time.read());
+    }
   }
 
   /** For a trace: how long from now until {@code until}. */
@@ -346,7 +416,7 @@ public final class FaultSimulation {
   private void healLags() {
     lagsHealed = true;
     for (SimReplica r : replicas) {
-      lastFaultEnd = Math.max(lastFaultEnd, r.view.heal());
+      faultEnds(r.view.heal());
     }
   }
 

@@ -60,6 +60,11 @@ public final class LaggingLeaseStore extends FaultyLeaseStore {
     return new LaggingLeaseStore(shared, null, false, Duration.ZERO);
   }
 
+  /** The lag of the changes that happen now. */
+  public long lagNanos() {
+    return lagNanos;
+  }
+
   /** Changes the lag of the changes that happen from now on (deliveries stay in order). */
   public void lag(Duration lag) {
     this.lagNanos = lag.toNanos();

@@ -55,10 +55,14 @@ final class SimDrains {
     if (running.isEmpty()) {
       return;
     }
-    SimReplica r = sim.pick(running);
+    drain(sim.pick(running), "drain() ");
+  }
+
+  /** {@code drain()} of {@code r} (noted as {@code how} and its name); its future is checked when it completes. */
+  void drain(SimReplica r, String how) {
     int undrainsBefore = undrains.getOrDefault(r.name, 0);
     CompletableFuture<Void> drained = r.coordinator.drain().toCompletableFuture();
-    sim.note("drain() " + r.name);
+    sim.note(how + r.name);
     drained.thenRun(() -> {
       if (!r.coordinator.ownedShards().isEmpty()) {
         sim.violation("drain: the drain future of " + r.name + " completed at " + sim.time.elapsed()
@@ -93,6 +97,9 @@ final class SimDrains {
       return;
     }
     sim.store.put(lease.withAnnotations(marked(lease.annotations(), mark)));
+    if (!mark) {
+      sim.memberLeaseRewritten(id);
+    }
     if (mark) {
       operatorMarked.add(id);
     } else {
@@ -148,7 +155,10 @@ final class SimDrains {
     // A replica whose listing lags acts on the mark as its listing shows it: an operator's mark
     // removed a moment ago still counts until its watch delivers the removal (peers heard of it
     // earlier and count it live until then: a liveness cost of the lag, bounded by it).
-    if (!LeaseAnnotations.isDrained(member) && !LeaseAnnotations.isDrained(listedMember(r))) {
+    // A member lease released since (a close from an earlier OnChange callback of this change) is
+    // not counted live either.
+    boolean released = member != null && member.holder().isEmpty();
+    if (!released && !LeaseAnnotations.isDrained(member) && !LeaseAnnotations.isDrained(listedMember(r))) {
       sim.violation("drain: " + r.name + " released " + change.released() + " as drained at " + sim.time.elapsed()
           + " while its member lease, in the store and in its listing, has no drain mark (peers still count it live)");
     }
@@ -185,6 +195,7 @@ final class SimDrains {
       Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
       if (lease != null && LeaseAnnotations.isDrained(lease)) {
         sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
+        sim.memberLeaseRewritten(id);
       }
     }
     operatorMarked.clear();

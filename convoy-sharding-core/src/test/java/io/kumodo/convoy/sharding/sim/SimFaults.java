@@ -16,7 +16,8 @@ import java.util.Map;
  * slow writes, GC pause, an outside write that touches a lease), and the families of other
  * classes appended in {@link #catalogue}: drains ({@link SimDrains}), store calls that throw an
  * Error ({@link SimErrors}), an operator deleting and editing leases ({@link SimOutsiders}), wall
- * clocks ({@link SimClocks}) and two processes with one replica ID ({@link SimSameId}).
+ * clocks ({@link SimClocks}), drains and closes from OnChange callbacks ({@link SimApp}) and two
+ * processes with one replica ID or a pod back under its name ({@link SimSameId}).
  */
 final class SimFaults {
   private SimFaults() {}
@@ -40,7 +41,11 @@ final class SimFaults {
     all.addAll(SimDrains.faults());
     all.addAll(SimErrors.faults());
     all.addAll(SimOutsiders.faults());
+    if (SimOutsiders.OVERLONG_DURATIONS) {
+      all.add(SimOutsiders::strangerDeclaringCenturies);
+    }
     all.addAll(SimClocks.faults());
+    all.addAll(SimApp.faults());
     if (sameId) {
       all.addAll(SimSameId.faults());
     }
@@ -48,6 +53,22 @@ final class SimFaults {
       all.addAll(SimLeaseDurations.faults());
     }
     return List.copyOf(all);
+  }
+
+  /**
+   * The soft faults of {@code catalogue} ({@link FaultSimulation#hardUntil}): SimFaults::outsideTouch,
+   * SimDrains' drains and marks, and a drain from an OnChange callback.
+   */
+  static java.util.Set<SimFault> soft(List<SimFault> catalogue) {
+    java.util.Set<SimFault> soft = new java.util.HashSet<>();
+    soft.add(catalogue.get(7)); // outsideTouch
+    List<SimFault> drains = SimDrains.faults();
+    int from = 8;
+    for (int i = 0; i < drains.size() - 1; i++) { // all but stopADrainedReplica, the last
+      soft.add(catalogue.get(from + i));
+    }
+    soft.add(SimApp.DRAIN_FROM_CALLBACK);
+    return soft;
   }
 
   /** A running replica stops ticking, without releasing anything (kept running if it is the last). */
@@ -107,12 +128,17 @@ final class SimFaults {
     sim.note("GC pause " + r.name + " for " + sim.left(until));
   }
 
-  /** Another writer changes an annotation of a shard lease (a new version, nothing else). */
+  /**
+   * Another writer adds an annotation to a shard lease, as {@code kubectl annotate} does (a new
+   * version, nothing else: the holder's annotations stay).
+   */
   static void outsideTouch(FaultSimulation sim) {
     int shard = sim.random.nextInt(sim.shards);
     Lease l = sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard));
     if (l != null) {
-      sim.store.put(l.withAnnotations(Map.of("touched", Long.toString(sim.time.read()))));
+      Map<String, String> annotations = new java.util.HashMap<>(l.annotations());
+      annotations.put("touched", Long.toString(sim.time.read()));
+      sim.store.put(l.withAnnotations(annotations));
       sim.note("outside write to the lease of shard " + shard + " (holder " + l.holder() + ")");
     }
   }

@@ -7,10 +7,13 @@ package io.kumodo.convoy.sharding.sim;
 import io.kumodo.convoy.sharding.spi.Lease;
 import io.kumodo.convoy.sharding.spi.LeaseConflictException;
 import io.kumodo.convoy.sharding.spi.LeaseRole;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An operator with {@code kubectl} as a {@link FaultSimulation} fault: deleting one lease (shard
@@ -39,6 +42,28 @@ final class SimOutsiders {
         SimOutsiders::replaceHolder,
         SimOutsiders::moveRenewTime,
         SimOutsiders::deleteThenJoinSkewed);
+  }
+
+  /**
+   * Off by default ({@code -Dconvoy.sim.overlongDurations=true} turns it on): a stranger's member
+   * Lease declaring 300 years ({@link #strangerDeclaringCenturies}). Open: with it, every replica
+   * released every shard it held and none took them again within the bound (seeds 68, 107, 128
+   * of the first 200), with or without a shard count on the stranger's Lease.
+   */
+  static final boolean OVERLONG_DURATIONS =
+      Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "false"));
+
+  /**
+   * A custom store lists a member Lease of a stranger declaring 300 years, beyond what a long of
+   * nanoseconds holds, with the simulation's shard count: it must not make a tick throw (a member
+   * Lease is live for L, whatever it declares).
+   */
+  static void strangerDeclaringCenturies(FaultSimulation sim) {
+    Instant now = sim.time.clock().instant();
+    Map<String, String> count = Map.of(LeaseAnnotations.SHARDS, Integer.toString(sim.shards));
+    sim.store.put(new Lease(LeaseKey.member(FaultSimulation.COMPONENT, "stranger"), "stranger",
+        Duration.ofDays(365L * 300), now, now, 0, count, null));
+    sim.note("outsider writes a member Lease of stranger declaring 300 years");
   }
 
   /** {@code kubectl delete lease} of one lease of the component, a shard's or a member's. */
@@ -147,6 +172,8 @@ final class SimOutsiders {
       }
       if (lease.key().role() == LeaseRole.MEMBER) {
         sim.drains.memberLeaseDeleted(lease.key().replicaId());
+      } else {
+        sim.checker().takenFromUnder(lease.key().shard());
       }
     }
     sim.note(what + String.join("", notes));
@@ -155,6 +182,9 @@ final class SimOutsiders {
   private static void edit(FaultSimulation sim, Lease lease, Lease edited, String what) {
     List<String> notes = accomplices(sim, List.of(lease));
     sim.store.put(edited);
+    if (lease.key().role() == LeaseRole.SHARD) {
+      sim.checker().takenFromUnder(lease.key().shard());
+    }
     sim.note("outsider edits " + describe(lease) + ": " + what + String.join("", notes));
   }
 

@@ -44,9 +44,15 @@ final class SimReplica {
   final Set<Integer> replay = new TreeSet<>();
   /** Shards in {@link #replay} that this process was seen not to own since it was told of them. */
   final Set<Integer> lapsed = new TreeSet<>();
+  /** Per shard: when OnChange last told this process it acquired it (virtual nanoseconds). */
+  final long[] acquiredAt;
   /** How this process sees the store: with a watch, a lagging one, or none. */
   final SimViews.View view;
   private final FaultSimulation sim;
+  /** Its application: reconciles of the shards it owns. */
+  final SimApp app;
+  /** Whether it closes with {@code keepMembershipOnClose} (as every process of its ID does: a StatefulSet's pod). */
+  final boolean keepsMembership;
   private final WallClock wall;
   private final long tickerBase;
   /** Its clock rate drift: its ticker runs at 1 + drift. */
@@ -65,6 +71,7 @@ final class SimReplica {
     this.id = id;
     this.name = name;
     this.view = view;
+    this.acquiredAt = new long[sim.shards];
     VirtualTime time = sim.time;
     Random random = sim.random;
     long storeSeed = random.nextLong();
@@ -73,17 +80,23 @@ final class SimReplica {
     // Up to about 290 years either side of zero: no wrap-around within a run, but readings of any sign.
     this.tickerBase = (long) ((random.nextDouble() * 2 - 1) * (1L << 63) / 1000);
     this.wall = new WallClock(time, offset.toNanos());
+    this.app = new SimApp(this, sim, storeSeed * 31 + 7);
     Ticker drifting = () -> tickerBase + time.read() + (long) (time.read() * drift);
     this.ticker = drifting;
     // The harness builds it (component, shards, timings, assignment, its process scheduler) over
     // its view; its own clocks replace the harness's, and its incarnation comes
     // from the seed too (a draw of its own: the schedule's draws stay as they were).
+    this.keepsMembership = sim.keepsMembership(id);
+    // The application's callback comes first: a close from it must reach the checking one after
+    // the change being reported, in order.
     this.replica = sim.cluster.new Replica(id, store.store, Duration.ZERO, b -> b
         .ticker(drifting)
         .clock(wall)
+        .onChange(change -> app.onChange(change))
         .onChange(this::onChange)
         .random(new Random(~storeSeed))
-        .leaseDuration(lease));
+        .leaseDuration(lease)
+        .keepMembershipOnClose(keepsMembership));
     this.scheduler = replica.scheduler;
     scheduler.tickerRate(1 + drift); // its delays are waited on its ticker, which runs at 1 + drift
     this.coordinator = replica.coordinator;
@@ -100,7 +113,8 @@ final class SimReplica {
     long offset = wall.offset;
     return name + " (L " + lease.toSeconds() + "s, clock "
         + (offset < 0 ? "" : "+") + Duration.ofNanos(offset)
-        + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description() + ")";
+        + String.format(", rate %+.2f%%", drift * 100) + ", " + view.description()
+        + (keepsMembership ? ", keeps its membership on close" : "") + ")";
   }
 
   /** The wall clock steps by {@code by} (an NTP step, a VM resumed on another host). */
@@ -120,6 +134,22 @@ final class SimReplica {
     stopped = true;
     coordinator.close();
     view.detach();
+    checkToldOfEveryRelease();
+  }
+
+  /**
+   * The process closes its coordinator from its own OnChange callback, on its tick thread, and
+   * ends: the release is reported once every callback heard the change being reported, so it is
+   * checked after this task.
+   */
+  void stopFromCallback() {
+    stopped = true;
+    coordinator.close();
+    view.detach();
+    sim.time.schedule(this::checkToldOfEveryRelease, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  private void checkToldOfEveryRelease() {
     if (!replay.isEmpty()) {
       sim.violation("OnChange: " + name + " closed at " + sim.time.elapsed() + " without being told of the release of "
           + replay);
@@ -158,6 +188,7 @@ final class SimReplica {
       }
     }
     for (int s : change.acquired()) {
+      acquiredAt[s] = sim.time.read();
       if (!replay.add(s)) {
         sim.violation("OnChange: " + name + " acquired shard " + s + " twice at " + sim.time.elapsed());
       }

@@ -16,13 +16,43 @@ import java.util.concurrent.TimeUnit;
  * pause ends), so the liveness bound counts from there; if the other one is down by then, the
  * fault ends with it.
  * Safety must hold throughout: two processes of one ID are two owners as much as two replicas are.
+ * A pod that comes back under its name ({@link #backUnderTheSameName}) finds its member Lease as its
+ * previous process left it: released, or kept with {@code keepMembershipOnClose}.
  */
 final class SimSameId {
   private SimSameId() {}
 
   /** The faults of this family, in a fixed order. */
   static List<SimFault> faults() {
-    return List.of(SimSameId::restartWhilePaused, SimSameId::secondProcessWithTheSameId);
+    return List.of(SimSameId::restartWhilePaused, SimSameId::secondProcessWithTheSameId,
+        SimSameId::backUnderTheSameName);
+  }
+
+  /**
+   * A pod comes back under its name, as a StatefulSet's does: a running process stops gracefully
+   * (with or without {@code keepMembershipOnClose}, as every process of its ID) or, one time in
+   * three, crashes, and a new process of its ID starts up to a renew interval later (unless one
+   * runs by then).
+   */
+  static void backUnderTheSameName(FaultSimulation sim) {
+    List<SimReplica> alone = alone(sim);
+    if (alone.isEmpty() || sim.running().size() < 2) { // the last running process stays, as with a graceful stop
+      return;
+    }
+    SimReplica old = sim.pick(alone);
+    boolean crash = sim.random.nextInt(3) == 0;
+    long back = sim.faultUntil(sim.renew.toNanos());
+    if (crash) {
+      old.crash();
+    } else {
+      old.stop();
+    }
+    sim.note((crash ? "crash " : "graceful stop ") + old.name + ", back under its name in " + sim.left(back));
+    sim.time.schedule(() -> {
+      if (sim.running(old.id).isEmpty() && !sim.failed()) {
+        sim.note("back under its name: " + sim.startReplica(old.id).describe());
+      }
+    }, Math.max(0, back - sim.time.read()), TimeUnit.NANOSECONDS);
   }
 
   /**
