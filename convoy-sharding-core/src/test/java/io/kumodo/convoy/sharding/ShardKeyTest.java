@@ -7,6 +7,7 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -162,5 +163,171 @@ class ShardKeyTest {
   void rejectsAShardCountBelowOne() {
     assertThatThrownBy(() -> ShardKey.shardOf("a", 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("shardCount");
+  }
+
+  /** Reference: 64-bit FNV-1a over String.getBytes(UTF_8). */
+  static long reference64(String s) {
+    long h = 0xCBF29CE484222325L;
+    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xFF;
+      h *= 0x100000001B3L;
+    }
+    return h;
+  }
+
+  static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+
+  /** Reference: floor(2^64 * i / S), as fabric8's ShardRange.ofShard computes it. */
+  static BigInteger referenceStart(int shard, int shardCount) {
+    return TWO_64.multiply(BigInteger.valueOf(shard)).divide(BigInteger.valueOf(shardCount));
+  }
+
+  /** Reference: the last shard whose start is at most the hash, by binary search over BigIntegers. */
+  static int referenceRangeShard(long hash, int shardCount) {
+    BigInteger h = new BigInteger(Long.toUnsignedString(hash));
+    int low = 0;
+    int high = shardCount - 1;
+    while (low < high) {
+      int mid = (int) (((long) low + high + 1) / 2);
+      if (referenceStart(mid, shardCount).compareTo(h) <= 0) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return low;
+  }
+
+  static final int[] RANGE_COUNTS = {1, 2, 3, 5, 6, 7, 9, 10, 12, 31, 32, 33, 63, 100, 255, 256, 257, 1000, 1023,
+      4095, 4096, 4097, 65_537, 1 << 20, 999_983, (1 << 30) + 1, Integer.MAX_VALUE - 1, Integer.MAX_VALUE};
+
+  @ParameterizedTest(name = "fnv1a64(\"{0}\") = {1}")
+  @CsvSource(delimiter = '|', value = {
+      "''|cbf29ce484222325",
+      "a|af63dc4c8601ec8c",
+      "foobar|85944171f73967e8",
+  })
+  void fnv1a64MatchesThePublishedTestVectors(String input, String hex) {
+    assertThat(Long.toHexString(ShardKey.fnv1a64(input))).isEqualTo(hex);
+  }
+
+  @Test
+  void fnv1a64HashesRandomUnicodeStringsLikeGetBytes() {
+    Random random = new Random(64);
+    for (int n = 0; n < 20_000; n++) {
+      String s = randomUnicode(random);
+      assertThat(ShardKey.fnv1a64(s)).as("String %s", s).isEqualTo(reference64(s));
+    }
+    for (String k : new String[] {"\uD800lone-high", "lone-low\uDC00", "end-high\uD83D", "\uD83D\uDE80"}) {
+      assertThat(ShardKey.fnv1a64(k)).as(k).isEqualTo(reference64(k));
+    }
+  }
+
+  @Test
+  void aRangeStartsAtTheFloorOf2To64TimesTheShardOverTheCount() {
+    for (int count = 1; count <= 300; count++) {
+      for (int shard = 0; shard < count; shard++) {
+        assertThat(new BigInteger(Long.toUnsignedString(ShardKey.rangeStart(shard, count))))
+            .as("start of %d of %d", shard, count).isEqualTo(referenceStart(shard, count));
+      }
+    }
+    for (int count : RANGE_COUNTS) {
+      for (int shard : sampleShards(count)) {
+        assertThat(new BigInteger(Long.toUnsignedString(ShardKey.rangeStart(shard, count))))
+            .as("start of %d of %d", shard, count).isEqualTo(referenceStart(shard, count));
+      }
+    }
+  }
+
+  @Test
+  void aHashOnEitherSideOfEveryBoundIsInTheRangeThatHoldsIt() {
+    for (int count = 1; count <= 300; count++) {
+      checkBounds(count, java.util.stream.IntStream.range(0, count).toArray());
+    }
+    for (int count : RANGE_COUNTS) {
+      checkBounds(count, sampleShards(count));
+    }
+  }
+
+  private static void checkBounds(int count, int[] shards) {
+    for (int shard : shards) {
+      long start = ShardKey.rangeStart(shard, count);
+      for (long hash : new long[] {start - 1, start, start + 1, start + 2}) {
+        assertThat(ShardKey.rangeShardOf(hash, count)).as("%s of %d", Long.toUnsignedString(hash), count)
+            .isEqualTo(referenceRangeShard(hash, count));
+      }
+      assertThat(ShardKey.rangeShardOf(start, count)).isEqualTo(shard);
+      assertThat(ShardKey.rangeShardOf(start - 1, count)).isEqualTo(shard == 0 ? count - 1 : shard - 1);
+    }
+  }
+
+  @Test
+  void aRandomHashIsInTheRangeThatHoldsIt() {
+    Random random = new Random(26);
+    for (int count : RANGE_COUNTS) {
+      for (int n = 0; n < 2_000; n++) {
+        long hash = random.nextLong();
+        assertThat(ShardKey.rangeShardOf(hash, count)).as("%s of %d", Long.toUnsignedString(hash), count)
+            .isEqualTo(referenceRangeShard(hash, count));
+      }
+    }
+  }
+
+  @Test
+  void oneShardHoldsEveryHash() {
+    for (long hash : new long[] {0, 1, Long.MAX_VALUE, Long.MIN_VALUE, -1}) {
+      assertThat(ShardKey.rangeShardOf(hash, 1)).isZero();
+    }
+    assertThat(ShardKey.rangeBoundHex(0, 1)).isEqualTo("0x0000000000000000");
+    assertThat(ShardKey.rangeBoundHex(1, 1)).isEqualTo("0x10000000000000000");
+  }
+
+  @Test
+  void boundsAreWrittenAsTheServerWritesThem() {
+    assertThat(ShardKey.rangeBoundHex(0, 2)).isEqualTo("0x0000000000000000");
+    assertThat(ShardKey.rangeBoundHex(1, 2)).isEqualTo("0x8000000000000000");
+    assertThat(ShardKey.rangeBoundHex(2, 2)).isEqualTo("0x10000000000000000");
+    assertThat(ShardKey.rangeBoundHex(1, 3)).isEqualTo("0x5555555555555555");
+    assertThat(ShardKey.rangeBoundHex(2, 3)).isEqualTo("0xaaaaaaaaaaaaaaaa");
+    assertThat(ShardKey.rangeBoundHex(1, 4096)).isEqualTo("0x0010000000000000");
+    for (int count : RANGE_COUNTS) {
+      for (int shard : sampleShards(count)) {
+        assertThat(ShardKey.rangeBoundHex(shard, count))
+            .isEqualTo(String.format("0x%016x", referenceStart(shard, count)));
+      }
+    }
+  }
+
+  @Test
+  void rejectsAShardOrBoundOutsideTheCount() {
+    assertThatThrownBy(() -> ShardKey.rangeStart(3, 3)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ShardKey.rangeStart(-1, 3)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ShardKey.rangeBoundHex(4, 3)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ShardKey.rangeBoundHex(-1, 3)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ShardKey.rangeShardOf(0, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shardCount");
+  }
+
+  @Test
+  void shardByNameIsTheSpecsKeyAndTheRangeModesHashTheirField() {
+    assertThat(ShardBy.NAME.shardOf("team-a", "web", "uid-1", 32)).isEqualTo(ShardKey.shardOf("team-a/web", 32));
+    assertThat(ShardBy.UID.shardOf("team-a", "web", "uid-1", 32))
+        .isEqualTo(ShardKey.rangeShardOf(ShardKey.fnv1a64("uid-1"), 32));
+    assertThat(ShardBy.NAMESPACE.shardOf("team-a", "web", null, 32))
+        .isEqualTo(ShardKey.rangeShardOf(ShardKey.fnv1a64("team-a"), 32));
+    assertThat(ShardBy.NAMESPACE.shardOf(null, "node-1", null, 32))
+        .isEqualTo(ShardKey.rangeShardOf(ShardKey.fnv1a64(""), 32));
+    assertThat(ShardBy.UID.fieldPath()).isEqualTo("object.metadata.uid");
+    assertThat(ShardBy.NAMESPACE.fieldPath()).isEqualTo("object.metadata.namespace");
+    assertThat(ShardBy.NAME.isRange()).isFalse();
+    assertThat(ShardBy.UID.isRange()).isTrue();
+    assertThatThrownBy(ShardBy.NAME::fieldPath).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> ShardBy.UID.shardOf("team-a", "web", null, 32))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("team-a/web");
+  }
+
+  private static int[] sampleShards(int count) {
+    return java.util.stream.IntStream.of(0, 1, 2, count / 3, count / 2, count / 2 + 1, count - 2, count - 1)
+        .filter(i -> i >= 0 && i < count).distinct().toArray();
   }
 }
