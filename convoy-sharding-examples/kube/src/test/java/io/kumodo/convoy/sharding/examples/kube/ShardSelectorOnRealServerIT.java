@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.ShardField;
 import io.fabric8.kubernetes.client.dsl.base.ShardRange;
 import io.fabric8.kubernetes.client.dsl.base.ShardSelector;
+import io.kumodo.convoy.sharding.ShardKey;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue 26, item 4: the real tier's kube-apiserver applies a {@code shardSelector}
  * ({@link RealApiServer#SHARDED_LIST_AND_WATCH}), set with fabric8 8.0's own
  * {@code withShardSelector(ShardSelector)}: a list and a watch of ConfigMaps return exactly the
- * objects whose 64-bit FNV-1a of the uid (computed here) is in the range, and the list
+ * objects whose 64-bit FNV-1a of the uid ({@link ShardKey#fnv1a64}) is in the range, and the list
  * answer echoes the applied selector in {@code metadata.shardInfo}.
  */
 @Tag("ci") // runs in .ci/run only (docs/testing.md)
@@ -128,16 +129,7 @@ class ShardSelectorOnRealServerIT {
 
   /** True when the uid's 64-bit FNV-1a, unsigned, is below 2^63. */
   private static boolean lowerHalf(ConfigMap cm) {
-    return fnv1a64(cm.getMetadata().getUid()) >= 0;
-  }
-
-  private static long fnv1a64(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
+    return ShardKey.fnv1a64(cm.getMetadata().getUid()) >= 0;
   }
 
   private static Set<String> namesWhere(List<ConfigMap> objects, boolean lower) {
