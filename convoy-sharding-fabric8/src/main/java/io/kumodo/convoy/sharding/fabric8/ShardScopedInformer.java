@@ -366,7 +366,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
             + "API server is older than Kubernetes 1.36)");
       }
     } catch (LinkageError e) {
-      fallBack("this fabric8 has no withShardSelector (" + e + ")");
+      fallBack("this fabric8 has no shard selectors (" + e + ")");
     } catch (RuntimeException e) {
       log.debug("{}/{}: could not ask whether the API server applies the shard selector", coordinator.component(),
           coordinator.replicaId(), e);
@@ -407,7 +407,11 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
 
     @Override
     public SharedIndexInformer<T> apply(String selector) {
-      return ShardSelectors.informer(resources, selector);
+      try {
+        return ShardSelectors.informer(resources, selector);
+      } catch (LinkageError e) {
+        return resources.runnableInformer(0); // a fabric8 without withShardSelector: said by the probe
+      }
     }
 
     boolean applied(String selector) {

@@ -9,9 +9,6 @@ import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListMeta;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.base.ShardField;
-import io.fabric8.kubernetes.client.dsl.base.ShardRange;
-import io.fabric8.kubernetes.client.dsl.base.ShardSelector;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardKey;
@@ -19,24 +16,25 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Owned shards as a server-side shard selector (Kubernetes' sharded list and watch, fabric8 8.0's
- * {@link ShardSelector}): one {@code shardRange(field, start, end)} per run of adjacent shards,
- * joined with {@code ||}, bounds written as the API server writes them
- * ({@link ShardKey#rangeBoundHex}). Every fabric8 8.0 type the shard-selector mode uses is named
- * here only, so the rest of the library still loads on a fabric8 without them.
+ * Owned shards as a server-side shard selector (Kubernetes' sharded list and watch): one
+ * {@code shardRange(field, 'start', 'end')} per run of adjacent shards, joined with {@code ||},
+ * bounds written as the API server writes them ({@link ShardKey#rangeBoundHex}); the text of
+ * fabric8 8.0's {@code ShardSelector.toExpression()} for the same ranges. The text is built here
+ * without fabric8 8.0 types, and the calls that need 8.0 ({@code withShardSelector},
+ * {@code shardInfo}) throw a {@link LinkageError} on an older fabric8, which the caller catches.
  */
 public final class ShardSelectors {
   private ShardSelectors() {}
 
-  /** The selector of {@code shards} of {@code shardCount} by {@code shardBy}; adjacent shards make one range. */
-  public static ShardSelector of(ShardBy shardBy, Set<Integer> shards, int shardCount) {
-    ShardField field = field(shardBy);
-    ShardSelector.Builder builder = ShardSelector.builder();
+  /** The selector text of {@code shards} of {@code shardCount} by {@code shardBy}; adjacent shards make one range. */
+  public static String expression(ShardBy shardBy, Set<Integer> shards, int shardCount) {
+    String field = shardBy.fieldPath();
+    StringBuilder sb = new StringBuilder();
     Integer start = null;
     int last = -2;
     for (int shard : new TreeSet<>(shards)) {
       if (start != null && shard != last + 1) {
-        builder.addRange(range(field, start, last, shardCount));
+        append(sb, field, start, last, shardCount);
         start = null;
       }
       if (start == null) {
@@ -45,14 +43,9 @@ public final class ShardSelectors {
       last = shard;
     }
     if (start != null) {
-      builder.addRange(range(field, start, last, shardCount));
+      append(sb, field, start, last, shardCount);
     }
-    return builder.build();
-  }
-
-  /** The selector's text, {@code shardRange(object.metadata.uid, '0x…', '0x…') || …}. */
-  public static String expression(ShardBy shardBy, Set<Integer> shards, int shardCount) {
-    return of(shardBy, shards, shardCount).toExpression();
+    return sb.toString();
   }
 
   /** A new, unstarted informer of {@code resources} with the selector {@code expression}. */
@@ -72,17 +65,11 @@ public final class ShardSelectors {
     return meta != null && meta.getShardInfo() != null;
   }
 
-  private static ShardRange range(ShardField field, int first, int last, int shardCount) {
-    return ShardRange.of(field, ShardKey.rangeBoundHex(first, shardCount), ShardKey.rangeBoundHex(last + 1,
-        shardCount));
-  }
-
-  private static ShardField field(ShardBy shardBy) {
-    return switch (shardBy) {
-      case UID -> ShardField.UID;
-      case NAMESPACE -> ShardField.NAMESPACE;
-      case NAME -> throw new IllegalArgumentException("a shard selector needs range sharding (uid or namespace); "
-          + "name sharding has none: use the shard label instead");
-    };
+  private static void append(StringBuilder sb, String field, int first, int last, int shardCount) {
+    if (sb.length() > 0) {
+      sb.append(" || ");
+    }
+    sb.append("shardRange(").append(field).append(", '").append(ShardKey.rangeBoundHex(first, shardCount))
+        .append("', '").append(ShardKey.rangeBoundHex(last + 1, shardCount)).append("')");
   }
 }
