@@ -5,13 +5,17 @@
 package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.fabric8.internal.ScopedHandler;
 import io.kumodo.convoy.sharding.fabric8.internal.ScopedStore;
+import io.kumodo.convoy.sharding.fabric8.internal.ShardSelectors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,14 +26,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A cache of only the objects whose shard label ({@link ShardLabels#LABEL}) names a shard this
- * replica owns: informers selected by the label, rebuilt when the owned set changes (a label
- * selector is fixed when an informer is built).
+ * A cache of only the objects of the shards this replica owns: informers selected by the shard
+ * label ({@link ShardLabels#LABEL}) or, with range sharding, by a server-side shard selector,
+ * rebuilt when the owned set changes (a selector is fixed when an informer is built).
  *
  * <pre>{@code
  * ShardScopedInformer<Release> releases = ShardScopedInformer.<Release>builder(coordinator,
@@ -42,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * releases.start();
  * }</pre>
  *
- * <p>Two modes:
+ * <p>Three modes:
  * <ul>
  *   <li>{@link Mode#SET_BASED}: one informer, selector {@code convoy.kumodo.io/shard in (0,3)}.
  *       On a change a new informer replaces the old one; it starts from the objects the handler
@@ -55,6 +60,19 @@ import org.slf4j.LoggerFactory;
  *       (their objects arrive as adds) and stops those of the released ones. It works on the
  *       mock server too. An object whose label moves between two owned shards arrives as a
  *       delete and an add from two informers, in either order.
+ *   <li>{@link Mode#SHARD_SELECTOR}, for range sharding ({@link ShardBy#UID} or
+ *       {@link ShardBy#NAMESPACE}): one informer whose {@code shardSelector} is the OR of the owned
+ *       shards' hash ranges, adjacent shards merged into one range (Kubernetes' sharded list and
+ *       watch, feature gate {@code ShardedListAndWatch}); no label on the objects. It is rebuilt
+ *       on a change exactly as in {@link Mode#SET_BASED}. Every event is also checked on the
+ *       client: when the server does not apply the selector (no {@code metadata.shardInfo} in the
+ *       list answer, the feature gate off, a server older than Kubernetes 1.36, or an object
+ *       outside the owned ranges arrives) it says so once at WARN and the handler and
+ *       {@link #store()} still see only the objects of the owned shards.
+ *       <pre>{@code
+ * ShardScopedInformer.<ConfigMap>builder(coordinator, ShardBy.UID, client.configMaps().inAnyNamespace())
+ *     .handler(gate.filter(enqueue)).build();
+ * }</pre>
  * </ul>
  *
  * <p>What it promises: after {@link #start()}, the informers select exactly the shards of the
@@ -77,13 +95,21 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     /** One informer with {@code convoy.kumodo.io/shard in (...)}; not supported by the mock server. */
     SET_BASED,
     /** One informer per owned shard with {@code convoy.kumodo.io/shard=<i>}. */
-    PER_SHARD
+    PER_SHARD,
+    /** One informer with the server-side shard selector of the owned shards' hash ranges. */
+    SHARD_SELECTOR
   }
 
   private final Coordinator coordinator;
   private final Mode mode;
   private final Function<String, SharedIndexInformer<T>> informerFactory;
+  /** Range sharding in {@link Mode#SHARD_SELECTOR}; null otherwise. */
+  private final ShardBy shardBy;
   private final ResourceEventHandler<? super T> handler;
+  /** Set once the server was seen not to apply the shard selector (said once at WARN). */
+  private final AtomicBoolean clientSideOnly = new AtomicBoolean();
+  /** Whether the first informer of {@link Mode#SHARD_SELECTOR} has asked if the server applies it. */
+  private boolean probed;
   private final Object dispatchLock = new Object();
   private final Object stateLock = new Object();
   private final ScopedStore<T> store;
@@ -100,8 +126,10 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     this.coordinator = b.coordinator;
     this.mode = b.mode;
     this.informerFactory = b.informerFactory;
+    this.shardBy = b.shardBy;
     this.handler = b.handler;
-    this.store = new ScopedStore<>(() -> view.stream().map(Entry::informer).toList());
+    this.store = new ScopedStore<>(() -> view.stream().map(Entry::informer).toList(),
+        mode == Mode.SHARD_SELECTOR ? this::inSelectedShards : obj -> true);
   }
 
   /**
@@ -112,7 +140,28 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
    */
   public static <T extends HasMetadata> Builder<T> builder(Coordinator coordinator,
       Function<String, SharedIndexInformer<T>> informerFactory) {
-    return new Builder<>(coordinator, informerFactory);
+    return new Builder<>(coordinator, Objects.requireNonNull(informerFactory, "informerFactory"), null);
+  }
+
+  /**
+   * A builder of the {@link Mode#SHARD_SELECTOR} mode: its informers are
+   * {@code resources.withShardSelector(<owned ranges>).runnableInformer(0)}, e.g. with
+   * {@code resources} {@code client.configMaps().inAnyNamespace()} or
+   * {@code client.resources(Release.class).inNamespace(ns).withLabel("app", "x")}. The gate and the
+   * enqueue filter must shard by the same {@code shardBy} and the coordinator's shard count.
+   *
+   * @throws IllegalArgumentException when {@code shardBy} is {@link ShardBy#NAME}, which has no ranges
+   */
+  public static <T extends HasMetadata> Builder<T> builder(Coordinator coordinator, ShardBy shardBy,
+      FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources) {
+    Objects.requireNonNull(resources, "resources");
+    if (!Objects.requireNonNull(shardBy, "shardBy").isRange()) {
+      throw new IllegalArgumentException("a shard selector needs range sharding (uid or namespace), not "
+          + shardBy);
+    }
+    Builder<T> b = new Builder<>(coordinator, new SelectorInformers<>(resources), shardBy);
+    b.mode = Mode.SHARD_SELECTOR;
+    return b;
   }
 
   /**
@@ -161,14 +210,26 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     return shards;
   }
 
-  /** The label selectors of the current informers. */
+  /** The selectors of the current informers: label selectors, or shard selectors in {@link Mode#SHARD_SELECTOR}. */
   public List<String> selectors() {
     return view.stream().map(Entry::selector).toList();
   }
 
-  /** A read-only view of the current informers' caches, keyed {@code <namespace>/<name>}. */
+  /**
+   * A read-only view of the current informers' caches, keyed {@code <namespace>/<name>}; in
+   * {@link Mode#SHARD_SELECTOR} only the objects of the selected shards, whatever the server sent.
+   */
   public Store<T> store() {
     return store;
+  }
+
+  /**
+   * False once the server was seen not to apply the shard selector ({@link Mode#SHARD_SELECTOR}
+   * only; always true in the label modes): the informers then receive every object and this
+   * filters on the client.
+   */
+  public boolean serverSideFiltering() {
+    return !clientSideOnly.get();
   }
 
   /** True when every current informer has listed once. */
@@ -227,16 +288,24 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
   }
 
   private Entry<T> startEntry(Set<Integer> shards, List<T> carried) {
-    String selector = mode == Mode.PER_SHARD
-        ? ShardLabels.selectorFor(shards.iterator().next())
-        : ShardLabels.selectorIn(shards);
+    String selector = switch (mode) {
+      case PER_SHARD -> ShardLabels.selectorFor(shards.iterator().next());
+      case SET_BASED -> ShardLabels.selectorIn(shards);
+      case SHARD_SELECTOR -> ShardSelectors.expression(shardBy, shards, coordinator.shardCount());
+    };
     try {
+      if (mode == Mode.SHARD_SELECTOR && !probed) {
+        probed = true;
+        probe(selector);
+      }
       SharedIndexInformer<T> informer = Objects.requireNonNull(informerFactory.apply(selector),
           "the informer factory returned null");
-      ScopedHandler<T> scoped = new ScopedHandler<>(dispatchLock, handler, mode == Mode.SET_BASED);
+      ScopedHandler<T> scoped = mode == Mode.SHARD_SELECTOR
+          ? new ScopedHandler<>(dispatchLock, handler, true, obj -> selects(shards, obj), this::outsideArrived)
+          : new ScopedHandler<>(dispatchLock, handler, mode == Mode.SET_BASED);
       List<T> seed = new ArrayList<>();
       for (T obj : carried) {
-        OptionalInt shard = ShardLabels.read(obj);
+        OptionalInt shard = shardOf(obj);
         if (shard.isPresent() && shards.contains(shard.getAsInt())) {
           seed.add(obj);
         }
@@ -261,6 +330,62 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     }
   }
 
+  /** The shard of {@code obj}: its label in the label modes, its hash range in {@link Mode#SHARD_SELECTOR}. */
+  private OptionalInt shardOf(T obj) {
+    if (mode != Mode.SHARD_SELECTOR) {
+      return ShardLabels.read(obj);
+    }
+    var meta = obj.getMetadata();
+    String uid = meta == null ? null : meta.getUid();
+    if (shardBy == ShardBy.UID && (uid == null || uid.isEmpty())) {
+      return OptionalInt.empty(); // not from a server
+    }
+    return OptionalInt.of(shardBy.shardOf(meta == null ? null : meta.getNamespace(),
+        meta == null ? null : meta.getName(), uid, coordinator.shardCount()));
+  }
+
+  private boolean selects(Set<Integer> shards, T obj) {
+    OptionalInt shard = shardOf(obj);
+    return shard.isPresent() && shards.contains(shard.getAsInt());
+  }
+
+  private boolean inSelectedShards(T obj) {
+    for (Entry<T> entry : view) {
+      if (selects(entry.shards(), obj)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Asks once whether the server applies the shard selector; says so at WARN when it does not. */
+  private void probe(String selector) {
+    try {
+      if (!((SelectorInformers<T>) informerFactory).applied(selector)) {
+        fallBack("the list answer has no metadata.shardInfo (the feature gate ShardedListAndWatch is off, or the "
+            + "API server is older than Kubernetes 1.36)");
+      }
+    } catch (LinkageError e) {
+      fallBack("this fabric8 has no shard selectors (" + e + ")");
+    } catch (RuntimeException e) {
+      log.debug("{}/{}: could not ask whether the API server applies the shard selector", coordinator.component(),
+          coordinator.replicaId(), e);
+    }
+  }
+
+  /** The server sent an object outside the informer's ranges: it does not apply the selector. */
+  private void outsideArrived(T obj) {
+    fallBack("it sent " + ShardLabels.objectKey(obj) + ", which is outside the selected ranges");
+  }
+
+  private void fallBack(String why) {
+    if (clientSideOnly.compareAndSet(false, true)) {
+      log.warn("{}/{}: the API server does not apply the shard selector: {}; filtering on the client (correct, "
+          + "but every replica lists, watches and receives every object)", coordinator.component(),
+          coordinator.replicaId(), why);
+    }
+  }
+
   private List<T> stopEntry(Entry<T> entry) {
     List<T> delivered = entry.handler().stop();
     try {
@@ -270,6 +395,28 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
           coordinator.replicaId(), entry.selector(), e);
     }
     return delivered;
+  }
+
+  /** The informers of {@link Mode#SHARD_SELECTOR}: {@code resources} with a shard selector. */
+  private static final class SelectorInformers<T extends HasMetadata> implements Function<String, SharedIndexInformer<T>> {
+    private final FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources;
+
+    SelectorInformers(FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources) {
+      this.resources = resources;
+    }
+
+    @Override
+    public SharedIndexInformer<T> apply(String selector) {
+      try {
+        return ShardSelectors.informer(resources, selector);
+      } catch (LinkageError e) {
+        return resources.runnableInformer(0); // a fabric8 without withShardSelector: said by the probe
+      }
+    }
+
+    boolean applied(String selector) {
+      return ShardSelectors.applied(resources, selector);
+    }
   }
 
   private record Entry<T extends HasMetadata>(Set<Integer> shards, String selector, SharedIndexInformer<T> informer,
@@ -283,6 +430,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
   public static final class Builder<T extends HasMetadata> {
     private final Coordinator coordinator;
     private final Function<String, SharedIndexInformer<T>> informerFactory;
+    private final ShardBy shardBy;
     private Mode mode = Mode.SET_BASED;
     private ResourceEventHandler<? super T> handler = new ResourceEventHandler<>() {
       @Override
@@ -295,14 +443,26 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
       public void onDelete(T obj, boolean deletedFinalStateUnknown) {}
     };
 
-    private Builder(Coordinator coordinator, Function<String, SharedIndexInformer<T>> informerFactory) {
+    private Builder(Coordinator coordinator, Function<String, SharedIndexInformer<T>> informerFactory,
+        ShardBy shardBy) {
       this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
-      this.informerFactory = Objects.requireNonNull(informerFactory, "informerFactory");
+      this.informerFactory = informerFactory;
+      this.shardBy = shardBy;
     }
 
-    /** The mode; default {@link Mode#SET_BASED}. Use {@link Mode#PER_SHARD} on the mock server. */
+    /**
+     * The label mode; default {@link Mode#SET_BASED}. Use {@link Mode#PER_SHARD} on the mock
+     * server. {@link Mode#SHARD_SELECTOR} is chosen by
+     * {@link ShardScopedInformer#builder(Coordinator, ShardBy, FilterWatchListDeletable)} alone.
+     *
+     * @throws IllegalArgumentException when the mode does not fit the builder's informers
+     */
     public Builder<T> mode(Mode mode) {
-      this.mode = Objects.requireNonNull(mode, "mode");
+      if ((Objects.requireNonNull(mode, "mode") == Mode.SHARD_SELECTOR) != (shardBy != null)) {
+        throw new IllegalArgumentException(mode + " does not fit this builder: the label modes take a label "
+            + "selector factory, the shard-selector mode takes ShardBy and resources");
+      }
+      this.mode = mode;
       return this;
     }
 

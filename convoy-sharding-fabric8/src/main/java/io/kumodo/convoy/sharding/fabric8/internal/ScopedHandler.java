@@ -11,25 +11,42 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The handler a {@link io.kumodo.convoy.sharding.fabric8.ShardScopedInformer} registers on each of its informers: it calls the
  * user's handler one event at a time across all informers (one shared lock), drops every event
  * after {@link #stop()}, and, when asked, remembers the last object it delivered per key so a
- * replacement informer can start from exactly what the user's handler has seen.
+ * replacement informer can start from exactly what the user's handler has seen. With a filter
+ * it passes only the objects the filter selects and reports the adds and updates of the others.
  */
 public final class ScopedHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
   private final Object lock;
   private final ResourceEventHandler<? super T> delegate;
+  private final Predicate<? super T> selects;
+  private final Consumer<? super T> outside;
   /** Guarded by lock; null when not tracking. */
   private final Map<String, T> delivered;
   /** Guarded by lock. */
   private boolean stopped;
 
   public ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track) {
+    this(lock, delegate, track, obj -> true, obj -> { });
+  }
+
+  /**
+   * Passes only the objects {@code selects} accepts; an add or update of another is dropped and
+   * given to {@code outside}, a delete of another is dropped. For a filter on a field that never
+   * changes (uid, namespace), so an object is selected in all its events or in none.
+   */
+  public ScopedHandler(Object lock, ResourceEventHandler<? super T> delegate, boolean track,
+      Predicate<? super T> selects, Consumer<? super T> outside) {
     this.lock = lock;
     this.delegate = delegate;
     this.delivered = track ? new HashMap<>() : null;
+    this.selects = selects;
+    this.outside = outside;
   }
 
   /** Records {@code objects} as delivered: a replacement informer starts from them. */
@@ -64,6 +81,10 @@ public final class ScopedHandler<T extends HasMetadata> implements ResourceEvent
       if (stopped) {
         return;
       }
+      if (!selects.test(obj)) {
+        outside.accept(obj);
+        return;
+      }
       if (delivered != null) {
         delivered.put(ShardLabels.objectKey(obj), obj);
       }
@@ -77,6 +98,10 @@ public final class ScopedHandler<T extends HasMetadata> implements ResourceEvent
       if (stopped) {
         return;
       }
+      if (!selects.test(newObj)) {
+        outside.accept(newObj);
+        return;
+      }
       if (delivered != null) {
         delivered.put(ShardLabels.objectKey(newObj), newObj);
       }
@@ -87,7 +112,7 @@ public final class ScopedHandler<T extends HasMetadata> implements ResourceEvent
   @Override
   public void onDelete(T obj, boolean deletedFinalStateUnknown) {
     synchronized (lock) {
-      if (stopped) {
+      if (stopped || !selects.test(obj)) {
         return;
       }
       if (delivered != null) {

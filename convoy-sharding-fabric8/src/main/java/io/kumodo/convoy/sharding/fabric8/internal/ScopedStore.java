@@ -12,18 +12,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * A read-only {@link Store} over the caches of the current informers of a
  * {@link io.kumodo.convoy.sharding.fabric8.ShardScopedInformer}. Keys are {@code <namespace>/<name>}; an object cached by two
- * informers at once (it moved between shards) is listed once.
+ * informers at once (it moved between shards) is listed once; an object {@code keep} refuses is not
+ * listed (one the server sent although the informer's selector excludes it).
  */
 public final class ScopedStore<T extends HasMetadata> implements Store<T> {
   private final Supplier<List<SharedIndexInformer<T>>> informers;
+  private final Predicate<? super T> keep;
 
-  public ScopedStore(Supplier<List<SharedIndexInformer<T>>> informers) {
+  public ScopedStore(Supplier<List<SharedIndexInformer<T>>> informers, Predicate<? super T> keep) {
     this.informers = informers;
+    this.keep = keep;
   }
 
   @Override
@@ -31,7 +35,9 @@ public final class ScopedStore<T extends HasMetadata> implements Store<T> {
     Map<String, T> byKey = new LinkedHashMap<>();
     for (SharedIndexInformer<T> informer : informers.get()) {
       for (T obj : informer.getStore().list()) {
-        byKey.putIfAbsent(ShardLabels.objectKey(obj), obj);
+        if (keep.test(obj)) {
+          byKey.putIfAbsent(ShardLabels.objectKey(obj), obj);
+        }
       }
     }
     return new ArrayList<>(byKey.values());
@@ -55,7 +61,7 @@ public final class ScopedStore<T extends HasMetadata> implements Store<T> {
   public T getByKey(String key) {
     for (SharedIndexInformer<T> informer : informers.get()) {
       T obj = informer.getStore().getByKey(key);
-      if (obj != null) {
+      if (obj != null && keep.test(obj)) {
         return obj;
       }
     }

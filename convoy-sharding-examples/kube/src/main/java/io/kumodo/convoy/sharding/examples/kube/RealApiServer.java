@@ -41,6 +41,8 @@ import java.util.stream.Stream;
  * with a key generated here, and knows one static-token user {@value #ADMIN_USER} in
  * {@code system:masters}: {@link #kubeconfig()} is a kubeconfig for that user, which stock
  * {@code kubectl} and fabric8 read. {@link #start} returns once {@code /readyz} answers {@code ok}.
+ * It applies a {@code shardSelector} ({@link #SHARDED_LIST_AND_WATCH}) unless started with
+ * {@link #WITHOUT_SHARDED_LIST_AND_WATCH}.
  *
  * <p>Faults for tests: {@link #stopApiServer()} / {@link #killApiServer()} and
  * {@link #startApiServer()} (same port, same certificate); {@link #stopEtcd()} and
@@ -50,6 +52,17 @@ import java.util.stream.Stream;
 public final class RealApiServer implements AutoCloseable {
   /** The user of {@link #kubeconfig()} and {@link #adminConfig()}, in group {@code system:masters}. */
   public static final String ADMIN_USER = "convoy-admin";
+  /**
+   * The flag every server starts with: server-side sharded list and watch (KEP-5866, alpha and off
+   * by default in Kubernetes 1.37), so a {@code shardSelector} is applied.
+   */
+  public static final String SHARDED_LIST_AND_WATCH = "--feature-gates=ShardedListAndWatch=true";
+  /**
+   * An extra flag that turns {@link #SHARDED_LIST_AND_WATCH} off again (a repeated
+   * {@code --feature-gates} sets its keys over the earlier ones): the server then ignores a
+   * {@code shardSelector}, as an older one does.
+   */
+  public static final String WITHOUT_SHARDED_LIST_AND_WATCH = "--feature-gates=ShardedListAndWatch=false";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
   private static final Pattern REVISION = Pattern.compile("\"revision\"\\s*:\\s*\"?(\\d+)");
 
@@ -94,7 +107,8 @@ public final class RealApiServer implements AutoCloseable {
         "--service-account-signing-key-file=" + dir.resolve("sa.key"),
         "--service-cluster-ip-range=10.0.0.0/24",
         // No endpoint reconciler: it refuses a loopback advertise address.
-        "--endpoint-reconciler-type=none"));
+        "--endpoint-reconciler-type=none",
+        SHARDED_LIST_AND_WATCH));
     flags.addAll(extraFlags);
     this.apiServer = new KubeProcess("kube-apiserver", flags, dir);
     this.shutdownHook = new Thread(() -> {

@@ -1,0 +1,75 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding.fabric8.internal;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kumodo.convoy.sharding.ShardBy;
+import io.kumodo.convoy.sharding.ShardKey;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Owned shards as a server-side shard selector (Kubernetes' sharded list and watch): one
+ * {@code shardRange(field, 'start', 'end')} per run of adjacent shards, joined with {@code ||},
+ * bounds written as the API server writes them ({@link ShardKey#rangeBoundHex}); the text of
+ * fabric8 8.0's {@code ShardSelector.toExpression()} for the same ranges. The text is built here
+ * without fabric8 8.0 types, and the calls that need 8.0 ({@code withShardSelector},
+ * {@code shardInfo}) throw a {@link LinkageError} on an older fabric8, which the caller catches.
+ */
+public final class ShardSelectors {
+  private ShardSelectors() {}
+
+  /** The selector text of {@code shards} of {@code shardCount} by {@code shardBy}; adjacent shards make one range. */
+  public static String expression(ShardBy shardBy, Set<Integer> shards, int shardCount) {
+    String field = shardBy.fieldPath();
+    StringBuilder sb = new StringBuilder();
+    Integer start = null;
+    int last = -2;
+    for (int shard : new TreeSet<>(shards)) {
+      if (start != null && shard != last + 1) {
+        append(sb, field, start, last, shardCount);
+        start = null;
+      }
+      if (start == null) {
+        start = shard;
+      }
+      last = shard;
+    }
+    if (start != null) {
+      append(sb, field, start, last, shardCount);
+    }
+    return sb.toString();
+  }
+
+  /** A new, unstarted informer of {@code resources} with the selector {@code expression}. */
+  public static <T extends HasMetadata> SharedIndexInformer<T> informer(
+      FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources, String expression) {
+    return resources.withShardSelector(expression).runnableInformer(0);
+  }
+
+  /**
+   * Lists at most one object of {@code resources} with the selector {@code expression}; true when
+   * the answer echoes an applied selector in {@code metadata.shardInfo}.
+   */
+  public static <T extends HasMetadata> boolean applied(
+      FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources, String expression) {
+    ListMeta meta = resources.withShardSelector(expression)
+        .list(new ListOptionsBuilder().withLimit(1L).withShardSelector(expression).build()).getMetadata();
+    return meta != null && meta.getShardInfo() != null;
+  }
+
+  private static void append(StringBuilder sb, String field, int first, int last, int shardCount) {
+    if (sb.length() > 0) {
+      sb.append(" || ");
+    }
+    sb.append("shardRange(").append(field).append(", '").append(ShardKey.rangeBoundHex(first, shardCount))
+        .append("', '").append(ShardKey.rangeBoundHex(last + 1, shardCount)).append("')");
+  }
+}
