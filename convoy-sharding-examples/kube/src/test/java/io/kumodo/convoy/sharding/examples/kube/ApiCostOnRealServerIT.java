@@ -53,6 +53,8 @@ import org.slf4j.LoggerFactory;
  */
 @Tag("ci") // runs in .ci/run only (docs/testing.md)
 @ExtendWith(RealKube.class)
+// A server of its own: the server counts every client's requests, so no other class's may reach it.
+@RealKube.OwnServer
 class ApiCostOnRealServerIT {
   private static final Logger log = LoggerFactory.getLogger(ApiCostOnRealServerIT.class);
   private static final int COORDINATORS = 20;
