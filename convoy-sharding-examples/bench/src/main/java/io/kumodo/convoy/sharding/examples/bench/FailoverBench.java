@@ -100,9 +100,10 @@ public final class FailoverBench {
   /**
    * Prints the floor of a graceful stop's takes on this server and machine: as many CAS writes as
    * the stopping replica holds shards, in flight together from one client per survivor, with no
-   * watch and no coordinator in their way (median of 20).
+   * watch and no coordinator in their way (median of 20); then, and returns, the floor of the
+   * whole hand-over in the spec's mode: the leaver's frees in flight together, then the takes.
    */
-  private static void takesAlone(BenchServer api, int shards, int replicas, double writeSeconds) {
+  private static double gracefulFloor(BenchServer api, int shards, int replicas, double writeSeconds) {
     int takes = (shards + replicas - 1) / replicas;
     List<KubernetesClient> clients = new ArrayList<>();
     try {
@@ -113,6 +114,13 @@ public final class FailoverBench {
       System.out.printf(Locale.ROOT, "a graceful stop's takes alone: %d CAS lease writes in flight together from %d "
           + "clients, median of 20: %.2f ms (%.1f x one CAS write)%n", takes, clients.size(), seconds * 1e3,
           seconds / writeSeconds);
+      try (KubernetesClient leaver = api.client()) {
+        double floor = WriteProbe.medianFreesThenTakesSeconds(leaver, clients, takes, 20);
+        System.out.printf(Locale.ROOT, "the floor of a graceful stop in the spec's mode: %d frees in flight together, "
+            + "then %d takes in flight together, no coordinator between them, median of 20: %.2f ms (%.1f x one CAS "
+            + "write)%n", takes, takes, floor * 1e3, floor / writeSeconds);
+        return floor;
+      }
     } finally {
       clients.forEach(KubernetesClient::close);
     }
@@ -137,12 +145,15 @@ public final class FailoverBench {
         System.out.println("CPU per request of those 200 writes (with the probe lease's create and delete): "
             + cpu.perRun(202));
       }
-      takesAlone(api, shards, replicas, writeSeconds);
+      double floor = gracefulFloor(api, shards, replicas, writeSeconds);
       try (Fleet fleet = new Fleet(api.config(), "convoy-cm", shards, settings.lease(), settings.renew(), assignment)) {
         handovers.startFleet(fleet, replicas);
         System.out.println();
         System.out.println(handovers.steadyRequests(fleet, 3).markdown());
-        handovers.stopsAndJoins(fleet, runs);
+        double stop = handovers.stopsAndJoins(fleet, runs);
+        System.out.printf(Locale.ROOT, "graceful stop against the floor of the spec's mode: median %.2f ms, floor "
+            + "%.2f ms: %.2f x the floor (load average %.2f)%n", stop * 1e3, floor * 1e3, stop / floor,
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       }
       try (Fleet fleet = new Fleet(api.config(), "convoy-crash", shards, settings.crashLease(), settings.crashRenew(),
           assignment)) {

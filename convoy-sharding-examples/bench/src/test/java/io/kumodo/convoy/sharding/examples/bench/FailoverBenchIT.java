@@ -36,13 +36,18 @@ class FailoverBenchIT {
     }
 
     // Beside the CAS write: its CPU, the floor of a graceful stop's takes (3 of 8 shards, from the
-    // 2 survivors) and the CPU a graceful stop costs, all measured in the same run.
+    // 2 survivors), the floor of the whole hand-over (the frees, then the takes), the CPU a graceful
+    // stop costs and its median against that floor, all measured in the same run.
     assertThat(out.toString(StandardCharsets.UTF_8))
         .containsPattern("CPU per request of those 200 writes \\(with the probe lease's create and delete\\): "
             + "this JVM [0-9.]+ ms")
         .containsPattern("a graceful stop's takes alone: 3 CAS lease writes in flight together from 2 clients, "
             + "median of 20: [0-9.]+ ms \\([0-9.]+ x one CAS write\\)")
-        .containsPattern("CPU per graceful stop, close\\(\\) to shards reowned, mean of 1: this JVM [0-9.]+ ms");
+        .containsPattern("the floor of a graceful stop in the spec's mode: 3 frees in flight together, then 3 takes "
+            + "in flight together, no coordinator between them, median of 20: [0-9.]+ ms \\([0-9.]+ x one CAS write\\)")
+        .containsPattern("CPU per graceful stop, close\\(\\) to shards reowned, mean of 1: this JVM [0-9.]+ ms")
+        .containsPattern("graceful stop against the floor of the spec's mode: median [0-9.]+ ms, floor [0-9.]+ ms: "
+            + "[0-9.]+ x the floor \\(load average [0-9.]+\\)");
 
     assertThat(table.rows()).extracting(row -> row.get(0)).containsExactly(
         "(a) graceful stop: close() to shards reowned",

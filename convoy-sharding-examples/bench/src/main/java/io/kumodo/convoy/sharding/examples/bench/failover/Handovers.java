@@ -74,8 +74,11 @@ public final class Handovers {
     return t;
   }
 
-  /** (a) and (c): stop the oldest replica gracefully, then start a new one; {@code runs} times. */
-  public void stopsAndJoins(Fleet fleet, int runs) throws InterruptedException {
+  /**
+   * (a) and (c): stop the oldest replica gracefully, then start a new one; {@code runs} times.
+   * Returns the graceful stops' median, in seconds.
+   */
+  public double stopsAndJoins(Fleet fleet, int runs) throws InterruptedException {
     Samples stop = new Samples();
     Samples join = new Samples();
     Samples joinAfterPrime = new Samples();
@@ -104,6 +107,7 @@ public final class Handovers {
     row("(a) graceful stop: close() to shards reowned", fleet, stop, 0.25, "<= 0.25 s");
     row("(c) join: first tick (prime, incl. cache sync) to share owned", fleet, join, 0.5, "<= 0.5 s");
     row("(c') join: end of prime to share owned", fleet, joinAfterPrime, Double.NaN, "-");
+    return stop.median();
   }
 
   /** (b): crash the oldest replica at a random instant of its renew interval, then replace it; {@code runs} times. */

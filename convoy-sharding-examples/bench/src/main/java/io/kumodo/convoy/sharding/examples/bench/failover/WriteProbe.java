@@ -76,6 +76,55 @@ public final class WriteProbe {
     }
   }
 
+  /**
+   * The floor of a graceful stop in the spec's mode, in seconds (median over {@code rounds} rounds,
+   * after 5 not counted): the leaver frees {@code writes} leases, CAS writes in flight together
+   * through {@code leaver}; once the last answer is in, the takers take them, CAS writes in flight
+   * together, the i-th through {@code takers.get(i % takers.size())}; to the last answer. No watch
+   * event and no coordinator stands between the frees and the takes.
+   */
+  public static double medianFreesThenTakesSeconds(KubernetesClient leaver, List<KubernetesClient> takers, int writes,
+      int rounds) {
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < writes; i++) {
+      leases.add(create(leaver, "bench-handover-probe-" + i));
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(writes);
+    try {
+      Samples samples = new Samples();
+      for (int round = 0; round < rounds + 5; round++) {
+        long t0 = System.nanoTime();
+        burst(leases, i -> leaver, "", round, threads);
+        burst(leases, i -> takers.get(i % takers.size()), "taker", round, threads);
+        if (round >= 5) {
+          samples.add(System.nanoTime() - t0);
+        }
+      }
+      for (Lease lease : leases) {
+        leaver.resource(lease).delete();
+      }
+      return samples.median();
+    } finally {
+      threads.shutdown();
+    }
+  }
+
+  /** Writes every lease of {@code leases} with holder {@code holder}, in flight together; replaces each by its answer. */
+  private static void burst(List<Lease> leases, java.util.function.IntFunction<KubernetesClient> client, String holder,
+      int round, ExecutorService threads) {
+    List<CompletableFuture<Lease>> answers = new ArrayList<>();
+    for (int i = 0; i < leases.size(); i++) {
+      Lease lease = leases.get(i);
+      lease.getSpec().setHolderIdentity(holder);
+      lease.getSpec().setLeaseTransitions(round);
+      KubernetesClient c = client.apply(i);
+      answers.add(CompletableFuture.supplyAsync(() -> c.resource(lease).update(), threads));
+    }
+    for (int i = 0; i < leases.size(); i++) {
+      leases.set(i, answers.get(i).join());
+    }
+  }
+
   private static Lease create(KubernetesClient client, String name) {
     return client.leases().inNamespace(BenchReplica.NAMESPACE).resource(new LeaseBuilder()
         .withNewMetadata().withName(name).endMetadata()
