@@ -301,9 +301,27 @@ public final class KubernetesLeaseStore implements LeaseStore, AutoCloseable {
         return new LeaseConflictException(what + ": not found", e);
       }
       return new LeaseStoreException(what + " failed" + (k.getCode() > 0 ? " with HTTP " + k.getCode() : "")
-          + ": " + k.getMessage(), e);
+          + ": " + detail(k), e);
     }
     return new LeaseStoreException(what + " failed: " + e, e);
+  }
+
+  /**
+   * The message of {@code e}, else the first cause that has one, else the innermost cause: a client
+   * exception that wraps a timeout may carry no message of its own.
+   */
+  static String detail(Throwable e) {
+    if (e.getMessage() != null) {
+      return e.getMessage();
+    }
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+      if (t.getMessage() != null) {
+        return t.toString();
+      }
+    }
+    return t.toString();
   }
 
   /** Options of a {@link KubernetesLeaseStore}. */
