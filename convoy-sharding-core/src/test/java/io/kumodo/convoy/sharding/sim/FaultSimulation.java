@@ -254,6 +254,7 @@ public final class FaultSimulation {
       }
       checker.checkOnChangeReplay();
       drains.checkDrainedShardsUnowned();
+      drains.undrainShardsAndCheck();
     }
     for (SimReplica r : replicas) {
       r.scheduler.killed = true;

@@ -326,6 +326,27 @@ final class SimChecker {
     return true;
   }
 
+  /** Owned by a running process now, drained or not. */
+  boolean ownedByARunningProcess(int shard) {
+    for (SimReplica r : sim.replicas) {
+      if (r.running() && r.coordinator.owns(shard)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The shards unowned now while a reconcile of them runs. */
+  java.util.Set<Integer> reconcilingUnowned() {
+    java.util.Set<Integer> shards = new java.util.TreeSet<>();
+    for (Window w : windows) {
+      if (w.replica.running() && !ownedByARunningProcess(w.shard)) {
+        shards.add(w.shard);
+      }
+    }
+    return shards;
+  }
+
   /** Owned by a running process now, or drained (a drained shard stays unowned). */
   private boolean owned(int shard) {
     if (sim.drains.shardDrained(shard)) {

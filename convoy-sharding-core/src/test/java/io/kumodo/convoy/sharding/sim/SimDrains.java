@@ -201,6 +201,72 @@ final class SimDrains {
     operatorMarked.clear();
   }
 
+  /**
+   * After the faults, once every undrained shard is owned: an operator undrains every drained
+   * shard, and each is owned again within R/(1 - rho) plus the longest listing lag of a running
+   * process, plus the time reconciles of it run meanwhile, plus L/(1 - rho) when its Lease still
+   * names a holder that runs no process (a holder that crashed while the shard was drained: its
+   * Lease expires) or is free without its holder's free mark (created free by the operator's mark). A running holder has freed a drained shard's Lease once its reconciles
+   * exited; one that dropped it without freeing it (a keep that met the operator's mark and was
+   * not re-read) leaves it unowned for a lease duration after the undrain.
+   */
+  void undrainShardsAndCheck() {
+    long tick = (long) Math.ceil(sim.renew.toNanos() / (1 - sim.maxDrift));
+    long expiry = (long) Math.ceil(sim.longestLease().toNanos() / (1 - sim.maxDrift));
+    long lag = 0;
+    for (SimReplica r : sim.replicas) {
+      if (r.running() && r.view.lagging() != null) {
+        lag = Math.max(lag, r.view.lagging().lagNanos());
+      }
+    }
+    java.util.Map<Integer, Long> allowed = new java.util.TreeMap<>();
+    java.util.Map<Integer, String> held = new java.util.TreeMap<>();
+    for (int shard = 0; shard < sim.shards; shard++) {
+      LeaseKey key = LeaseKey.shard(FaultSimulation.COMPONENT, shard);
+      Lease lease = sim.store.get(key);
+      if (lease == null || !LeaseAnnotations.isDrained(lease)) {
+        continue;
+      }
+      // A process of the holder's ID that owned the shard at some time holds its Lease (another
+      // incarnation under that name cannot free it: that Lease expires).
+      int s0 = shard;
+      boolean holderRuns = !lease.holder().isEmpty()
+          && sim.running(lease.holder()).stream().anyMatch(r -> r.acquiredAt[s0] > 0);
+      // Free counts at once only when its holder freed it; one created free by the operator's mark
+      // (the Lease was missing) waits out a lease duration, as one held by a holder that runs no process.
+      boolean freedByHolder = lease.holder().isEmpty() && lease.annotations().containsKey(LeaseAnnotations.FREED_BY);
+      allowed.put(shard, tick + lag + 1_000 + (freedByHolder || holderRuns ? 0 : expiry));
+      held.put(shard, lease.holder());
+      sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
+    }
+    if (allowed.isEmpty() || sim.running().isEmpty()) {
+      return;
+    }
+    sim.note("operator undrains shards " + allowed.keySet() + " after the faults");
+    long start = sim.time.read();
+    long step = sim.renew.toNanos() / 50;
+    long end = start + java.util.Collections.max(allowed.values()) + expiry;
+    while (!allowed.isEmpty() && sim.time.read() < end) {
+      java.util.Set<Integer> reconciling = sim.checker().reconcilingUnowned();
+      sim.time.advance(java.time.Duration.ofNanos(step));
+      for (java.util.Iterator<java.util.Map.Entry<Integer, Long>> it = allowed.entrySet().iterator(); it.hasNext(); ) {
+        java.util.Map.Entry<Integer, Long> e = it.next();
+        if (reconciling.contains(e.getKey())) {
+          e.setValue(e.getValue() + step); // reconcile time adds to the bound
+        }
+        if (sim.checker().ownedByARunningProcess(e.getKey())) {
+          it.remove();
+        } else if (sim.time.read() - start > e.getValue()) {
+          sim.violation("liveness: shard " + e.getKey() + ", undrained by an operator after the faults (its Lease "
+              + "held by '" + held.get(e.getKey()) + "'), not owned within " + java.time.Duration.ofNanos(e.getValue())
+              + " (R and the listing lag" + (e.getValue() - tick - lag - 1_000 >= expiry ? ", and L for a Lease no "
+              + "running holder frees" : "") + ")");
+          return;
+        }
+      }
+    }
+  }
+
   /** True when shard {@code shard} is drained (so it may stay unowned). */
   boolean shardDrained(int shard) {
     return LeaseAnnotations.isDrained(sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard)));
