@@ -46,9 +46,8 @@ final class SimOutsiders {
 
   /**
    * Off by default ({@code -Dconvoy.sim.overlongDurations=true} turns it on): a stranger's member
-   * Lease declaring 300 years ({@link #strangerDeclaringCenturies}). Open: with it, every replica
-   * released every shard it held and none took them again within the bound (seeds 68, 107, 128
-   * of the first 200), with or without a shard count on the stranger's Lease.
+   * Lease declaring 300 years ({@link #strangerDeclaringCenturies}). Open: with it, some schedules
+   * miss the liveness bound (docs/notes/2026-12-02-simulation-findings.md).
    */
   static final boolean OVERLONG_DURATIONS =
       Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "false"));
