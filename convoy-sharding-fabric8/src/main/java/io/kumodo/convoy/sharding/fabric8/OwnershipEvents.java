@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.CoordinatorEvents;
 import io.kumodo.convoy.sharding.OnChange;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.fabric8.internal.ShardRanges;
 import java.time.Clock;
@@ -78,6 +79,8 @@ public final class OwnershipEvents implements OnChange, CoordinatorEvents, AutoC
   private final String component;
   private final String replicaId;
   private final String leaseName;
+  /** This replica's shard function, named in the shard-count Events unless it is name. */
+  private final ShardBy shardBy;
   private final Clock clock;
   private final ThreadPoolExecutor sender;
   private final AtomicLong dropped = new AtomicLong();
@@ -87,8 +90,9 @@ public final class OwnershipEvents implements OnChange, CoordinatorEvents, AutoC
   private volatile boolean overflowing;
 
   private OwnershipEvents(KubernetesClient client, String namespace, String component, String replicaId,
-      Clock clock) {
+      ShardBy shardBy, Clock clock) {
     this.client = Objects.requireNonNull(client, "client");
+    this.shardBy = Objects.requireNonNull(shardBy, "shardBy");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.component = Objects.requireNonNull(component, "component");
     this.replicaId = Objects.requireNonNull(replicaId, "replicaId");
@@ -108,15 +112,18 @@ public final class OwnershipEvents implements OnChange, CoordinatorEvents, AutoC
     });
   }
 
-  /** A recorder for replica {@code replicaId} of {@code component}, whose member Lease is in {@code leaseNamespace}. */
+  /**
+   * A recorder for replica {@code replicaId} of {@code component}, whose member Lease is in
+   * {@code leaseNamespace} and whose coordinator shards by {@code shardBy}.
+   */
   public static OwnershipEvents recorder(KubernetesClient client, String leaseNamespace, String component,
-      String replicaId) {
-    return new OwnershipEvents(client, leaseNamespace, component, replicaId, Clock.systemUTC());
+      String replicaId, ShardBy shardBy) {
+    return new OwnershipEvents(client, leaseNamespace, component, replicaId, shardBy, Clock.systemUTC());
   }
 
-  /** A recorder for this replica ({@code options}' replica ID and lease namespace) of {@code component}. */
+  /** A recorder for this replica ({@code options}' replica ID, lease namespace and shard function) of {@code component}. */
   public static OwnershipEvents recorder(KubernetesClient client, CoordinatorOptions options, String component) {
-    return recorder(client, options.leaseNamespace(), component, options.replicaId());
+    return recorder(client, options.leaseNamespace(), component, options.replicaId(), options.shardBy());
   }
 
   /** Queues the Events of {@code change}; returns at once. */
@@ -137,17 +144,22 @@ public final class OwnershipEvents implements OnChange, CoordinatorEvents, AutoC
     }
   }
 
+  /** {@code --shards=32}, and {@code --shard-by=uid} after it unless the mode is name. */
+  private String flags(int shardCount) {
+    return "--shards=" + shardCount + (shardBy == ShardBy.NAME ? "" : " --shard-by=" + shardBy.value());
+  }
+
   /** Queues a Warning Event when replicas start to disagree on the shard count, a Normal one when they agree again. */
   @Override
   public void shardCountMismatch(int shardCount, Map<String, String> others) {
     try {
       if (others.isEmpty()) {
-        queue(SHARD_COUNTS_AGREE, "Normal", "all replicas agree on --shards=" + shardCount
+        queue(SHARD_COUNTS_AGREE, "Normal", "all replicas agree on " + flags(shardCount)
             + " again; ownership resumes");
       } else {
         StringBuilder who = new StringBuilder();
         others.forEach((id, count) -> who.append(who.length() == 0 ? "" : ",").append(id).append('=').append(count));
-        queue(SHARD_COUNT_MISMATCH, "Warning", "this replica has --shards=" + shardCount + ", others publish " + who
+        queue(SHARD_COUNT_MISMATCH, "Warning", "this replica has " + flags(shardCount) + ", others publish " + who
             + ": no replica owns a shard until every replica with another count has stopped");
       }
     } catch (RuntimeException e) {

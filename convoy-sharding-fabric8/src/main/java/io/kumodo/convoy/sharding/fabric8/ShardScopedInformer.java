@@ -70,7 +70,7 @@ import org.slf4j.LoggerFactory;
  *       outside the owned ranges arrives) it says so once at WARN and the handler and
  *       {@link #store()} still see only the objects of the owned shards.
  *       <pre>{@code
- * ShardScopedInformer.<ConfigMap>builder(coordinator, ShardBy.UID, client.configMaps().inAnyNamespace())
+ * ShardScopedInformer.<ConfigMap>builder(coordinator, client.configMaps().inAnyNamespace())
  *     .handler(gate.filter(enqueue)).build();
  * }</pre>
  * </ul>
@@ -103,7 +103,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
   private final Coordinator coordinator;
   private final Mode mode;
   private final Function<String, SharedIndexInformer<T>> informerFactory;
-  /** Range sharding in {@link Mode#SHARD_SELECTOR}; null otherwise. */
+  /** The coordinator's range sharding in {@link Mode#SHARD_SELECTOR}; null otherwise. */
   private final ShardBy shardBy;
   private final ResourceEventHandler<? super T> handler;
   /** Set once the server was seen not to apply the shard selector (said once at WARN). */
@@ -137,27 +137,41 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
    * label selector it is given, e.g. {@code sel -> client.configMaps().inAnyNamespace()
    * .withLabelSelector(sel).runnableInformer(0)}; further label conditions can be appended to
    * the selector string with a comma ({@code withLabelSelector} replaces other label filters).
+   *
+   * @throws IllegalArgumentException when the coordinator shards by uid or namespace: the shard
+   *     label is the name's shard; use {@link #builder(Coordinator, FilterWatchListDeletable)}
    */
   public static <T extends HasMetadata> Builder<T> builder(Coordinator coordinator,
       Function<String, SharedIndexInformer<T>> informerFactory) {
-    return new Builder<>(coordinator, Objects.requireNonNull(informerFactory, "informerFactory"), null);
+    Objects.requireNonNull(informerFactory, "informerFactory");
+    ShardBy shardBy = Objects.requireNonNull(coordinator, "coordinator").shardBy();
+    if (shardBy.isRange()) {
+      throw new IllegalArgumentException(coordinator.component() + " shards by " + shardBy.value()
+          + " (shardBy / --shard-by) but the label modes select by the shard label, which is the name's shard: "
+          + "use the shard-selector builder builder(coordinator, resources)");
+    }
+    return new Builder<>(coordinator, informerFactory, null);
   }
 
   /**
    * A builder of the {@link Mode#SHARD_SELECTOR} mode: its informers are
    * {@code resources.withShardSelector(<owned ranges>).runnableInformer(0)}, e.g. with
    * {@code resources} {@code client.configMaps().inAnyNamespace()} or
-   * {@code client.resources(Release.class).inNamespace(ns).withLabel("app", "x")}. The gate and the
-   * enqueue filter must shard by the same {@code shardBy} and the coordinator's shard count.
+   * {@code client.resources(Release.class).inNamespace(ns).withLabel("app", "x")}. The ranges are
+   * those of the coordinator's shard function ({@link Coordinator#shardBy()}) and shard count, the
+   * same the gate and the enqueue filter compute.
    *
-   * @throws IllegalArgumentException when {@code shardBy} is {@link ShardBy#NAME}, which has no ranges
+   * @throws IllegalArgumentException when the coordinator shards by {@link ShardBy#NAME}, which has
+   *     no ranges
    */
-  public static <T extends HasMetadata> Builder<T> builder(Coordinator coordinator, ShardBy shardBy,
+  public static <T extends HasMetadata> Builder<T> builder(Coordinator coordinator,
       FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources) {
     Objects.requireNonNull(resources, "resources");
-    if (!Objects.requireNonNull(shardBy, "shardBy").isRange()) {
-      throw new IllegalArgumentException("a shard selector needs range sharding (uid or namespace), not "
-          + shardBy);
+    ShardBy shardBy = Objects.requireNonNull(coordinator, "coordinator").shardBy();
+    if (!shardBy.isRange()) {
+      throw new IllegalArgumentException(coordinator.component() + " shards by " + shardBy.value()
+          + ": a shard selector needs range sharding, shardBy / --shard-by uid or namespace (one of name, uid, "
+          + "namespace; name has no ranges)");
     }
     Builder<T> b = new Builder<>(coordinator, new SelectorInformers<>(resources), shardBy);
     b.mode = Mode.SHARD_SELECTOR;
@@ -453,14 +467,14 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     /**
      * The label mode; default {@link Mode#SET_BASED}. Use {@link Mode#PER_SHARD} on the mock
      * server. {@link Mode#SHARD_SELECTOR} is chosen by
-     * {@link ShardScopedInformer#builder(Coordinator, ShardBy, FilterWatchListDeletable)} alone.
+     * {@link ShardScopedInformer#builder(Coordinator, FilterWatchListDeletable)} alone.
      *
      * @throws IllegalArgumentException when the mode does not fit the builder's informers
      */
     public Builder<T> mode(Mode mode) {
       if ((Objects.requireNonNull(mode, "mode") == Mode.SHARD_SELECTOR) != (shardBy != null)) {
         throw new IllegalArgumentException(mode + " does not fit this builder: the label modes take a label "
-            + "selector factory, the shard-selector mode takes ShardBy and resources");
+            + "selector factory, the shard-selector mode takes resources");
       }
       this.mode = mode;
       return this;

@@ -10,16 +10,19 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardChange;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,7 +37,7 @@ class OwnershipEventsIT {
 
   @Test
   void eachChangeBecomesAcquiredAndReleasedEventsOnTheReplicasMemberLease() {
-    OwnershipEvents events = OwnershipEvents.recorder(client, NS, COMPONENT, "cm-a");
+    OwnershipEvents events = OwnershipEvents.recorder(client, NS, COMPONENT, "cm-a", ShardBy.NAME);
     try (KubernetesLeaseStore storeA = new KubernetesLeaseStore(client, NS);
         KubernetesLeaseStore storeB = new KubernetesLeaseStore(client, NS)) {
       Coordinator a = coordinator("cm-a", storeA).onChange(events).build();
@@ -80,6 +83,25 @@ class OwnershipEventsIT {
   }
 
   @Test
+  void theShardCountEventsNameThisReplicasShardByWhenItIsNotName() {
+    client.leases().inNamespace(NS).resource(new LeaseBuilder().withNewMetadata()
+        .withName("convoy-cm-member-cm-a").endMetadata().withNewSpec().withHolderIdentity("cm-a").endSpec().build())
+        .create();
+    OwnershipEvents events = OwnershipEvents.recorder(client, NS, COMPONENT, "cm-a", ShardBy.UID);
+    events.shardCountMismatch(4, Map.of("cm-b", "8"));
+    events.shardCountMismatch(4, Map.of());
+    events.close();
+
+    List<Event> recorded = client.v1().events().inNamespace(NS).list().getItems().stream()
+        .sorted(Comparator.comparing(e -> e.getMetadata().getName())).toList();
+    assertThat(recorded).extracting(Event::getReason, Event::getMessage).containsExactly(
+        tuple(OwnershipEvents.SHARD_COUNT_MISMATCH, "this replica has --shards=4 --shard-by=uid, others publish "
+            + "cm-b=8: no replica owns a shard until every replica with another count has stopped"),
+        tuple(OwnershipEvents.SHARD_COUNTS_AGREE, "all replicas agree on --shards=4 --shard-by=uid again; "
+            + "ownership resumes"));
+  }
+
+  @Test
   void anUnreachableApiServerNeitherBlocksNorThrowsAndEveryEventIsCountedDropped() throws Exception {
     int closedPort;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -88,7 +110,7 @@ class OwnershipEventsIT {
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl("http://127.0.0.1:" + closedPort)
         .withRequestRetryBackoffLimit(0).withRequestTimeout(1000).withConnectionTimeout(1000).build();
     try (KubernetesClient unreachable = new KubernetesClientBuilder().withConfig(config).build()) {
-      OwnershipEvents events = OwnershipEvents.recorder(unreachable, NS, COMPONENT, "cm-a");
+      OwnershipEvents events = OwnershipEvents.recorder(unreachable, NS, COMPONENT, "cm-a", ShardBy.NAME);
       long start = System.nanoTime();
       for (int i = 0; i < 100; i++) {
         events.onChange(new ShardChange(Set.of(i % 4), Set.of(i % 4), Set.of()));

@@ -60,12 +60,12 @@ class ShardScopedInformerShardSelectorTest {
       cm.getMetadata().setNamespace(i / 2 + "-ns"); // FNV-1a's top bits mix the first characters well
       objects.add(client.resource(cm).create());
     }
-    a = replicas.add("cm-a");
-    informer = ShardScopedInformer.<ConfigMap>builder(a, ShardBy.NAMESPACE, client.configMaps().inAnyNamespace())
+    a = replicas.add("cm-a", b -> b.shardBy(ShardBy.NAMESPACE));
+    informer = ShardScopedInformer.<ConfigMap>builder(a, client.configMaps().inAnyNamespace())
         .handler(events)
         .build();
     a.prime();
-    replicas.add("cm-b").prime();
+    replicas.add("cm-b", b -> b.shardBy(ShardBy.NAMESPACE)).prime();
     replicas.settle();
     informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
     api.watches().awaitOpen(1);
@@ -129,12 +129,26 @@ class ShardScopedInformerShardSelectorTest {
   }
 
   @Test
-  void nameShardingHasNoShardSelector() {
-    assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(a, ShardBy.NAME,
-        client.configMaps().inNamespace(ConfigMaps.NS))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(a, ShardBy.UID,
+  void theSelectorBuilderTakesTheShardFunctionFromTheCoordinatorAndRefusesNameSharding() {
+    Coordinator byName = replicas.add("cm-name");
+    assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(byName,
+        client.configMaps().inNamespace(ConfigMaps.NS)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shards by name")
+        .hasMessageContaining("--shard-by")
+        .hasMessageContaining("uid or namespace");
+    assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(a,
         client.configMaps().inNamespace(ConfigMaps.NS)).mode(ShardScopedInformer.Mode.SET_BASED))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theLabelBuilderRefusesACoordinatorThatShardsByRangeAndNamesTheSelectorBuilder() {
+    assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(a,
+        sel -> client.configMaps().inAnyNamespace().withLabelSelector(sel).runnableInformer(0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shards by namespace")
+        .hasMessageContaining("shard-selector builder");
   }
 
   private void edit(ConfigMap cm) {

@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.josdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -25,6 +26,7 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.filter.GenericFilter;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.testing.InMemoryLeaseStore;
 import io.kumodo.convoy.sharding.testing.VirtualTime;
 import java.time.Duration;
@@ -160,6 +162,44 @@ class ShardingFiltersTest {
     assertThat(events).extracting(Event::getRelatedCustomResourceID).containsExactly(ResourceID.fromResource(owned));
   }
 
+  @Test
+  void withUidShardingTheOwnershipFilterTakesTheShardOfTheResourcesUidAsTheGateDoes() {
+    Coordinator ua = replica("ua", "josdk-uid", ShardBy.UID);
+    Coordinator ub = replica("ub", "josdk-uid", ShardBy.UID);
+    ua.start();
+    ub.start();
+    try {
+      time.advance(Duration.ofSeconds(60));
+      assertThat(ua.ownedShards()).hasSize(2);
+      ShardOf<ConfigMap> byUid = ShardOf.byName(ua);
+      ConfigMap mine = withUid(ua, true);
+      ConfigMap theirs = withUid(ua, false);
+      assertThat(byUid.shard(mine)).isEqualTo(ShardBy.UID.shardOf("demo", "cm", mine.getMetadata().getUid(), 4));
+
+      InformerConfiguration<ConfigMap> filters = Sharding.register(operator, new PlainReconciler(), byUid, c -> {
+      }).getConfiguration().getInformerConfig();
+
+      assertThat(filters.getGenericFilter().accept(mine)).isTrue();
+      assertThat(filters.getGenericFilter().accept(theirs)).isFalse();
+      assertThatThrownBy(() -> ShardOf.<ConfigMap>byKey(ua, r -> "demo/cluster-1"))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--shard-by").hasMessageContaining("byName");
+    } finally {
+      ua.close();
+      ub.close();
+    }
+  }
+
+  /** A ConfigMap demo/cm whose uid is in an owned (or unowned) shard of {@code owner}. */
+  private static ConfigMap withUid(Coordinator owner, boolean inOwnedShard) {
+    for (int i = 0; ; i++) {
+      String uid = "00000000-0000-0000-0000-" + String.format("%012d", i);
+      if (owner.owns(ShardBy.UID.shardOf("demo", "cm", uid, 4)) == inOwnedShard) {
+        return new ConfigMapBuilder().withNewMetadata().withNamespace("demo").withName("cm").withUid(uid)
+            .withLabels(Map.of("paused", "false")).endMetadata().build();
+      }
+    }
+  }
+
   private InformerConfiguration<ConfigMap> register(Reconciler<ConfigMap> reconciler,
       java.util.function.Consumer<io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider<ConfigMap>> overrides) {
     return Sharding.register(operator, reconciler, shards, overrides).getConfiguration().getInformerConfig();
@@ -181,7 +221,11 @@ class ShardingFiltersTest {
   }
 
   private Coordinator replica(String id) {
-    return Coordinator.builder().component("josdk-filters").replicaId(id).shardCount(4).leaseStore(store)
+    return replica(id, "josdk-filters", ShardBy.NAME);
+  }
+
+  private Coordinator replica(String id, String component, ShardBy shardBy) {
+    return Coordinator.builder().component(component).replicaId(id).shardCount(4).shardBy(shardBy).leaseStore(store)
         .ticker(time).scheduler(time).clock(time.clock()).build();
   }
 

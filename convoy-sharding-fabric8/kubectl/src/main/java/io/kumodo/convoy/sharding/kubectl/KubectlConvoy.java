@@ -4,14 +4,22 @@
  */
 package io.kumodo.convoy.sharding.kubectl;
 
+import io.fabric8.kubernetes.api.model.APIGroup;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.fabric8.LeaseObjects;
+import io.kumodo.convoy.sharding.spi.Lease;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code kubectl convoy}: an operator's view and controls of a component's shards, through its
@@ -26,7 +34,10 @@ import java.util.List;
  *       redraws it.
  *   <li>{@code owner KIND/NAMESPACE/NAME} (or {@code KIND/NAME} for a cluster-scoped object):
  *       the object's shard, {@code FNV-1a("<namespace>/<name>") mod S}, and that shard's owner
- *       as its Lease says ({@link OwnerReport}).
+ *       as its Lease says ({@link OwnerReport}). When the members publish range sharding
+ *       ({@code --shard-by uid} or {@code namespace}) the shard is the range of the 64-bit FNV-1a
+ *       of the namespace, or of the object's uid, read with a GET (KIND is then the resource's
+ *       plural, with {@code .GROUP} outside the core group).
  *   <li>{@code drain-shard N} / {@code undrain-shard N}: sets / removes
  *       {@code sharding.convoy.kumodo.io/drained=true} on the shard's Lease: its owner frees it
  *       and no replica takes it until it is undrained. A shard without a Lease gets one, free.
@@ -223,8 +234,80 @@ public final class KubectlConvoy {
           + "publishes one, no shard lease); pass --shards N");
       return EXIT_FAILURE;
     }
-    out.print(OwnerReport.of(object, count.count(), leases, now).text());
+    EnumSet<ShardBy> modes = publishedShardBy(leases);
+    if (modes.size() > 1) {
+      err.println(name + " owner: the members of " + component + " in " + namespace + " publish different shard "
+          + "functions (--shard-by " + modes.stream().map(ShardBy::value).toList() + "): the object has a shard under "
+          + "each; ask again when the rollout is done");
+      return EXIT_FAILURE;
+    }
+    ShardBy shardBy = modes.isEmpty() ? ShardBy.NAME : modes.iterator().next();
+    String uid = null;
+    if (shardBy == ShardBy.UID) {
+      try {
+        uid = uidOf(client, object);
+      } catch (KubernetesClientException e) {
+        err.println(name + " owner: cannot read " + object + " for its uid (" + component + " shards by uid): "
+            + e.getMessage());
+        return EXIT_FAILURE;
+      }
+      if (uid == null) {
+        err.println(name + " owner: " + object + " not found: " + component + " shards by uid, so the object must "
+            + "exist (KIND is the resource's plural, with .GROUP outside the core group: configmaps, "
+            + "deployments.apps)");
+        return EXIT_FAILURE;
+      }
+    }
+    if (modes.isEmpty()) {
+      out.println("note: no member publishes its shard function: name sharding assumed");
+    }
+    out.print(OwnerReport.of(object, shardBy, uid, count.count(), leases, now).text());
     return EXIT_OK;
+  }
+
+  /** The shard functions the members that are not released publish with their shard count ({@code uid:32}). */
+  private static EnumSet<ShardBy> publishedShardBy(StatusLeases leases) {
+    EnumSet<ShardBy> modes = EnumSet.noneOf(ShardBy.class);
+    for (Lease member : leases.members.values()) {
+      String published = member.isFree() ? null : member.annotations().get(LeaseAnnotations.SHARDS);
+      if (published != null) {
+        int colon = published.indexOf(':');
+        try {
+          modes.add(colon < 0 ? ShardBy.NAME : ShardBy.of(published.substring(0, colon)));
+        } catch (IllegalArgumentException e) {
+          // not a shard function this version knows: the status table shows it
+        }
+      }
+    }
+    return modes;
+  }
+
+  /**
+   * The uid of {@code object}, read from the server, or null when it does not exist. Its kind is
+   * the resource's plural, in the core group ({@code configmaps}) or with {@code .GROUP}
+   * ({@code deployments.apps}, at the group's preferred version).
+   */
+  private static String uidOf(KubernetesClient client, ObjectRef object) {
+    String kind = object.kind().toLowerCase(Locale.ROOT);
+    int dot = kind.indexOf('.');
+    ResourceDefinitionContext.Builder context = new ResourceDefinitionContext.Builder()
+        .withNamespaced(object.namespace() != null);
+    if (dot < 0) {
+      context.withGroup("").withVersion("v1").withPlural(kind);
+    } else {
+      String group = kind.substring(dot + 1);
+      APIGroup apiGroup = client.getApiGroup(group);
+      if (apiGroup == null || apiGroup.getPreferredVersion() == null) {
+        throw new KubernetesClientException("the server has no API group " + group);
+      }
+      context.withGroup(group).withVersion(apiGroup.getPreferredVersion().getVersion())
+          .withPlural(kind.substring(0, dot));
+    }
+    var resources = client.genericKubernetesResources(context.build());
+    GenericKubernetesResource found = object.namespace() == null
+        ? resources.withName(object.name()).get()
+        : resources.inNamespace(object.namespace()).withName(object.name()).get();
+    return found == null || found.getMetadata() == null ? null : found.getMetadata().getUid();
   }
 
   /**

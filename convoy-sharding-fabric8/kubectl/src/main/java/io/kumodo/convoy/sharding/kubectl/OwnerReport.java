@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.kubectl;
 
 import io.kumodo.convoy.sharding.LeaseAnnotations;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Duration;
@@ -21,13 +22,30 @@ import java.time.Instant;
  * @param owner the live holder, or null
  */
 record OwnerReport(ObjectRef object, int shard, int shardCount, String owner, String text) {
-  /** The report for {@code object} under {@code shardCount} from {@code leases} at {@code now}. */
+  /** The report for {@code object} under {@code shardCount} and name sharding from {@code leases} at {@code now}. */
   static OwnerReport of(ObjectRef object, int shardCount, StatusLeases leases, Instant now) {
-    int shard = ShardKey.shardOf(object.namespace(), object.name(), shardCount);
+    return of(object, ShardBy.NAME, null, shardCount, leases, now);
+  }
+
+  /**
+   * The report for {@code object} under {@code shardBy} and {@code shardCount} from {@code leases}
+   * at {@code now}; {@code uid} is the object's, read from the server, for {@link ShardBy#UID}
+   * (null otherwise).
+   */
+  static OwnerReport of(ObjectRef object, ShardBy shardBy, String uid, int shardCount, StatusLeases leases,
+      Instant now) {
+    int shard = shardBy.shardOf(object.namespace(), object.name(), uid, shardCount);
     Lease lease = leases.shards.get(shard);
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("%s: shard %d of %d (FNV-1a(\"%s\") mod %d)%n", object, shard, shardCount, object.key(),
-        shardCount));
+    if (shardBy == ShardBy.NAME) {
+      sb.append(String.format("%s: shard %d of %d (FNV-1a(\"%s\") mod %d)%n", object, shard, shardCount,
+          object.key(), shardCount));
+    } else {
+      String field = shardBy == ShardBy.UID ? uid : object.namespace() == null ? "" : object.namespace();
+      sb.append(String.format("%s: shard %d of %d by %s (64-bit FNV-1a(\"%s\") in [%s, %s))%n", object, shard,
+          shardCount, shardBy.value(), field, ShardKey.rangeBoundHex(shard, shardCount),
+          ShardKey.rangeBoundHex(shard + 1, shardCount)));
+    }
     String owner = null;
     if (lease == null) {
       sb.append(String.format("owner: none: shard %d has no lease yet%n", shard));

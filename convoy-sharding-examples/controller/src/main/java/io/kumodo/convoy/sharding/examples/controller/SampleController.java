@@ -11,10 +11,12 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.fabric8.ReconcileResult;
 import io.kumodo.convoy.sharding.fabric8.Registration;
 import io.kumodo.convoy.sharding.fabric8.ShardGate;
+import io.kumodo.convoy.sharding.fabric8.ShardScopedInformer;
 import io.kumodo.convoy.sharding.fabric8.ShardLabels;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -46,8 +48,13 @@ public final class SampleController implements AutoCloseable {
   private final KubernetesClient client;
   private final Coordinator coordinator;
   private final Clock clock;
+  /** Name sharding: informers of every object; null with range sharding. */
   private final SharedIndexInformer<ConfigMap> clusters;
   private final SharedIndexInformer<ConfigMap> releases;
+  /** Range sharding: shard-selected informers of the owned ranges; null with name sharding. */
+  private final ShardScopedInformer<ConfigMap> selectedClusters;
+  private final ShardScopedInformer<ConfigMap> selectedReleases;
+  private final AtomicLong events = new AtomicLong();
   private final ShardGate<ConfigMap> clusterGate;
   private final ShardGate<ConfigMap> releaseGate;
   private final WorkQueue clusterQueue;
@@ -68,6 +75,26 @@ public final class SampleController implements AutoCloseable {
     String id = coordinator.replicaId();
     this.clusterQueue = new WorkQueue(id + "-clusters");
     this.releaseQueue = new WorkQueue(id + "-releases");
+    if (coordinator.shardBy().isRange()) {
+      // Range sharding (--shard-by uid or namespace): each object is in the shard of its own uid
+      // or namespace, Releases too; the informers ask the API server for the owned ranges only,
+      // and a new owner's informer lists the ranges it acquires (adds, so no enqueueOnAcquire).
+      this.clusters = null;
+      this.releases = null;
+      this.clusterGate = ShardGate.<ConfigMap>builder(coordinator)
+          .lookup(key -> clusterStore().getByKey(key)).build();
+      this.releaseGate = ShardGate.<ConfigMap>builder(coordinator)
+          .lookup(key -> releaseStore().getByKey(key)).build();
+      this.selectedClusters = ShardScopedInformer.<ConfigMap>builder(coordinator, client.configMaps()
+              .inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL, SampleObjects.CLUSTER))
+          .handler(counting(clusterGate.filter(enqueue(clusterQueue)))).build();
+      this.selectedReleases = ShardScopedInformer.<ConfigMap>builder(coordinator, client.configMaps()
+              .inNamespace(namespace).withLabel(SampleObjects.KIND_LABEL, SampleObjects.RELEASE))
+          .handler(counting(releaseGate.filter(enqueue(releaseQueue)))).build();
+      return;
+    }
+    this.selectedClusters = null;
+    this.selectedReleases = null;
     this.clusters = client.configMaps().inNamespace(namespace)
         .withLabel(SampleObjects.KIND_LABEL, SampleObjects.CLUSTER).runnableInformer(0);
     this.releases = client.configMaps().inNamespace(namespace)
@@ -83,8 +110,8 @@ public final class SampleController implements AutoCloseable {
         .build();
 
     // Enqueue filters: only events of owned shards reach the queues.
-    clusters.addEventHandler(clusterGate.filter(enqueue(clusterQueue)));
-    releases.addEventHandler(releaseGate.filter(enqueue(releaseQueue)));
+    clusters.addEventHandler(counting(clusterGate.filter(enqueue(clusterQueue))));
+    releases.addEventHandler(counting(releaseGate.filter(enqueue(releaseQueue))));
     // A new owner reconciles every object of the shards it acquires.
     registrations.add(clusterGate.enqueueOnAcquire(clusters, clusterQueue::add));
     registrations.add(releaseGate.enqueueOnAcquire(releases, releaseQueue::add));
@@ -92,11 +119,53 @@ public final class SampleController implements AutoCloseable {
 
   /** Starts the informers (waiting for their first list) and the workers. */
   public void start() {
-    clusters.start().toCompletableFuture().join();
-    releases.start().toCompletableFuture().join();
+    if (selectedClusters != null) {
+      selectedClusters.start().toCompletableFuture().join();
+      selectedReleases.start().toCompletableFuture().join();
+    } else {
+      clusters.start().toCompletableFuture().join();
+      releases.start().toCompletableFuture().join();
+    }
     // Reconcile gates: the workers run a reconcile only when the shard is owned at its start.
-    clusterQueue.start(workers, clusterGate.gate(key -> reconcile(key, clusters, clusterGate)));
-    releaseQueue.start(workers, releaseGate.gate(key -> reconcile(key, releases, releaseGate)));
+    clusterQueue.start(workers, clusterGate.gate(key -> reconcile(key, clusterStore(), clusterGate)));
+    releaseQueue.start(workers, releaseGate.gate(key -> reconcile(key, releaseStore(), releaseGate)));
+  }
+
+  private Store<ConfigMap> clusterStore() {
+    return selectedClusters != null ? selectedClusters.store() : clusters.getStore();
+  }
+
+  private Store<ConfigMap> releaseStore() {
+    return selectedReleases != null ? selectedReleases.store() : releases.getStore();
+  }
+
+  /**
+   * The objects in this replica's caches, owned or not: with range sharding only those of its
+   * owned ranges (whatever the server sent), else every sample object.
+   */
+  public int cachedObjects() {
+    return clusterStore().list().size() + releaseStore().list().size();
+  }
+
+  /** The keys ({@code namespace/name}) of the objects in this replica's caches, as {@link #cachedObjects()} counts them. */
+  public java.util.Set<String> cachedKeys() {
+    java.util.Set<String> keys = new java.util.HashSet<>(clusterStore().listKeys());
+    keys.addAll(releaseStore().listKeys());
+    return keys;
+  }
+
+  /** The informer events (adds, updates, deletes) this replica's handlers received so far. */
+  public long eventsReceived() {
+    return events.get();
+  }
+
+  /**
+   * False once a shard-selected informer found that the API server does not apply shard selectors
+   * (it filters on the client then); true with name sharding.
+   */
+  public boolean serverSideFiltering() {
+    return selectedClusters == null
+        || (selectedClusters.serverSideFiltering() && selectedReleases.serverSideFiltering());
   }
 
   /** Stops the workers and informers; leaves the leases to the coordinator. */
@@ -111,8 +180,13 @@ public final class SampleController implements AutoCloseable {
     }
     clusterQueue.close();
     releaseQueue.close();
-    clusters.stop();
-    releases.stop();
+    if (selectedClusters != null) {
+      selectedClusters.close();
+      selectedReleases.close();
+    } else {
+      clusters.stop();
+      releases.stop();
+    }
   }
 
   /** The number of writes this replica made. */
@@ -135,18 +209,41 @@ public final class SampleController implements AutoCloseable {
   /** The objects in this replica's caches whose shard it owns, by kind. */
   public Map<String, Integer> ownedObjects() {
     int c = 0;
-    for (ConfigMap cm : clusters.getStore().list()) {
+    for (ConfigMap cm : clusterStore().list()) {
       if (clusterGate.owns(cm)) {
         c++;
       }
     }
     int r = 0;
-    for (ConfigMap cm : releases.getStore().list()) {
+    for (ConfigMap cm : releaseStore().list()) {
       if (releaseGate.owns(cm)) {
         r++;
       }
     }
     return Map.of(SampleObjects.CLUSTER, c, SampleObjects.RELEASE, r);
+  }
+
+  /** {@code delegate}, counting every event in {@link #eventsReceived()}. */
+  private ResourceEventHandler<ConfigMap> counting(ResourceEventHandler<ConfigMap> delegate) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ConfigMap obj) {
+        events.incrementAndGet();
+        delegate.onAdd(obj);
+      }
+
+      @Override
+      public void onUpdate(ConfigMap oldObj, ConfigMap newObj) {
+        events.incrementAndGet();
+        delegate.onUpdate(oldObj, newObj);
+      }
+
+      @Override
+      public void onDelete(ConfigMap obj, boolean deletedFinalStateUnknown) {
+        events.incrementAndGet();
+        delegate.onDelete(obj, deletedFinalStateUnknown);
+      }
+    };
   }
 
   private static ResourceEventHandler<ConfigMap> enqueue(WorkQueue queue) {
@@ -168,8 +265,8 @@ public final class SampleController implements AutoCloseable {
     };
   }
 
-  private ReconcileResult reconcile(String key, SharedIndexInformer<ConfigMap> informer, ShardGate<ConfigMap> gate) {
-    ConfigMap current = informer.getStore().getByKey(key);
+  private ReconcileResult reconcile(String key, Store<ConfigMap> store, ShardGate<ConfigMap> gate) {
+    ConfigMap current = store.getByKey(key);
     if (current == null) {
       return ReconcileResult.DONE; // deleted
     }

@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.examples.demo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.ShardKey;
 import io.kumodo.convoy.sharding.kubectl.Flags;
 import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
@@ -44,6 +45,8 @@ public final class DemoCommand extends Command {
       .value("lease-duration", "D", "lease duration (default 4s)")
       .value("lease-renew-interval", "D", "renew interval (default 1s)")
       .value("clusters", "N", "sample Clusters, each with 3 Releases (default 10)")
+      .value("shard-by", "MODE", "name (default), uid or namespace: with uid or namespace the replicas' informers "
+          + "ask the API server for their owned hash ranges only (shard selectors; best with --real-api-server)")
       .bool("no-color", "plain output: no colors, no redrawn table (also when not on a terminal)")
       .bool("real-api-server", "run on a real etcd and kube-apiserver instead of the embedded mock (build them "
           + "first: " + KubeBinaries.BUILD_COMMAND + ")");
@@ -69,6 +72,7 @@ public final class DemoCommand extends Command {
     Duration renew;
     int shards;
     int clusters;
+    ShardBy shardBy;
     if (Flags.helpAsked(args)) {
       out.println(flags.usage());
       return EXIT_OK;
@@ -81,8 +85,13 @@ public final class DemoCommand extends Command {
       lease = parsed.duration("lease-duration", "4s");
       renew = parsed.duration("lease-renew-interval", "1s");
       try { // the spec flags' rules are CoordinatorOptions' (the replicas' own IDs are the demo's)
-        CoordinatorOptions.builder().replicaId("cm-a").shards(shards).leaseDuration(lease).leaseRenewInterval(renew)
-            .build();
+        shardBy = ShardBy.of(parsed.value("shard-by", ShardBy.NAME.value()));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--shard-by: " + e.getMessage());
+      }
+      try {
+        CoordinatorOptions.builder().replicaId("cm-a").shards(shards).shardBy(shardBy).leaseDuration(lease)
+            .leaseRenewInterval(renew).build();
       } catch (OptionsException e) {
         throw new UsageException(e.getMessage());
       }
@@ -99,7 +108,7 @@ public final class DemoCommand extends Command {
       return EXIT_FAILURE;
     }
     try (api) {
-      return new Scenario(out, live, shards, lease, renew, clusters, api).play();
+      return new Scenario(out, live, shards, shardBy, lease, renew, clusters, api).play();
     }
   }
 
@@ -108,6 +117,8 @@ public final class DemoCommand extends Command {
     private final PrintStream out;
     private final boolean live;
     private final int shards;
+    private final ShardBy shardBy;
+    private boolean saidClientSide;
     private final Duration lease;
     private final Duration renew;
     private final int clusters;
@@ -121,9 +132,10 @@ public final class DemoCommand extends Command {
     private final DemoApiServer server;
     private KubernetesClient client;
 
-    Scenario(PrintStream out, boolean live, int shards, Duration lease, Duration renew, int clusters,
-        DemoApiServer server) {
+    Scenario(PrintStream out, boolean live, int shards, ShardBy shardBy, Duration lease, Duration renew,
+        int clusters, DemoApiServer server) {
       this.server = server;
+      this.shardBy = shardBy;
       this.out = out;
       this.live = live;
       this.shards = shards;
@@ -140,6 +152,10 @@ public final class DemoCommand extends Command {
           server.kubectl(), LEASE_NAMESPACE);
       createObjects();
       event("created " + clusters + " Clusters and " + 3 * clusters + " Releases in namespace " + OBJECT_NAMESPACE);
+      if (shardBy.isRange()) {
+        event("--shard-by " + shardBy.value() + ": each object is in the shard of its own " + shardBy.value()
+            + "'s hash range; each replica's informers ask the API server for its owned ranges only");
+      }
 
       startReplica("cm-a");
       startReplica("cm-b");
@@ -202,7 +218,7 @@ public final class DemoCommand extends Command {
 
     private void startReplica(String id) {
       Coordinator.Builder b = Coordinator.builder().component(COMPONENT).replicaId(id).shardCount(shards)
-          .leaseDuration(lease).renewInterval(renew);
+          .shardBy(shardBy).leaseDuration(lease).renewInterval(renew);
       replicas.put(id, ShardedReplica.start(client, LEASE_NAMESPACE, OBJECT_NAMESPACE, b, 2));
       event(id + " started");
     }
@@ -231,7 +247,9 @@ public final class DemoCommand extends Command {
       }
       for (var cm : client.configMaps().inNamespace(OBJECT_NAMESPACE).withLabel(SampleObjects.KIND_LABEL).list()
           .getItems()) {
-        int shard = ShardKey.shardOf(SampleObjects.shardKey(cm), shards);
+        int shard = shardBy == ShardBy.NAME ? ShardKey.shardOf(SampleObjects.shardKey(cm), shards)
+            : shardBy.shardOf(cm.getMetadata().getNamespace(), cm.getMetadata().getName(), cm.getMetadata().getUid(),
+                shards);
         Map<String, String> a = cm.getMetadata().getAnnotations();
         String by = a == null ? null : a.get(SampleObjects.RECONCILED_BY);
         if (!ownersOf(shard).equals(List.of(String.valueOf(by)))) {
@@ -280,6 +298,44 @@ public final class DemoCommand extends Command {
           : String.format("%-14s TIMED OUT after %.2fs: %s; still: %s", name, seconds, what, mismatch());
       results.add(line);
       event(line);
+      caches();
+    }
+
+    /**
+     * With range sharding, a line per running replica: its owned shards, the objects in its
+     * caches and the watch events its informers delivered; then whether the caches are disjoint
+     * and together hold every object. Says once when the server does not apply shard selectors.
+     */
+    private void caches() {
+      if (!shardBy.isRange()) {
+        return;
+      }
+      int total = client.configMaps().inNamespace(OBJECT_NAMESPACE).withLabel(SampleObjects.KIND_LABEL).list()
+          .getItems().size();
+      java.util.Set<String> union = new java.util.HashSet<>();
+      int sum = 0;
+      boolean clientSide = false;
+      for (Map.Entry<String, ShardedReplica> e : replicas.entrySet()) {
+        ShardedReplica r = e.getValue();
+        if (!r.running()) {
+          continue;
+        }
+        java.util.Set<String> keys = r.controller().cachedKeys();
+        sum += keys.size();
+        union.addAll(keys);
+        clientSide |= !r.controller().serverSideFiltering();
+        event(String.format("cache %s: shards %s; %d of %d objects cached, %d watch events received", e.getKey(),
+            io.kumodo.convoy.sharding.fabric8.internal.ShardRanges.format(r.coordinator().ownedShards()),
+            keys.size(), total, r.controller().eventsReceived()));
+      }
+      event(String.format("caches: %s, %d of %d objects cached in all", sum == union.size() ? "disjoint"
+          : "NOT disjoint", union.size(), total));
+      if (clientSide && !saidClientSide) {
+        saidClientSide = true;
+        event("the API server does not apply shard selectors (" + server.kind() + "): the replicas filter on the "
+            + "client, so the caches still hold only the owned ranges, but every replica lists and watches every "
+            + "object");
+      }
     }
 
     /** Checks for overlaps, and in a terminal redraws the table. */

@@ -26,12 +26,30 @@ class DemoIT {
         .contains("graceful stop", "crash", "join");
   }
 
-  /** Runs the demo with short timings, asserts exit code 0 and returns its output. */
-  private static String runToTheEnd() throws Exception {
+  @Test
+  void withShardByUidOnTheMockTheReplicasFilterOnTheClientSayItOnceAndStillCacheOnlyTheirRanges() throws Exception {
+    String text = runToTheEnd("--shard-by", "uid");
+    assertThat(text)
+        .contains("every shard owned at the end: yes")
+        .containsPattern("no shard had two owners in \\d+ checks: yes")
+        .doesNotContain("TIMED OUT")
+        .containsPattern("(?m)cache cm-a: shards [0-9,-]+; \\d+ of 16 objects cached, \\d+ watch events received$")
+        .contains("caches: disjoint, 16 of 16 objects cached in all");
+    assertThat(text.split("does not apply shard selectors", -1)).as("said once").hasSize(2);
+  }
+
+  @Test
+  void withoutShardByTheDemoPrintsNoCacheLines() throws Exception {
+    assertThat(runToTheEnd()).doesNotContain("cache cm-a", "caches:", "--shard-by");
+  }
+
+  /** Runs the demo with short timings and {@code more} flags, asserts exit code 0 and returns its output. */
+  private static String runToTheEnd(String... more) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> args = List.of("--lease-duration", "2s", "--lease-renew-interval", "500ms", "--clusters", "4",
-        "--no-color");
+    List<String> args = new java.util.ArrayList<>(List.of("--lease-duration", "2s", "--lease-renew-interval",
+        "500ms", "--clusters", "4", "--no-color"));
+    args.addAll(List.of(more));
     int code = new DemoCommand().run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
     String text = out.toString(StandardCharsets.UTF_8);

@@ -55,17 +55,46 @@ class DemoOnRealServerIT {
         .contains("graceful stop", "crash", "join");
   }
 
+  @Test
+  void withShardByUidEachReplicaCachesOnlyItsRangesServedByTheServerAndTheCachesAreDisjoint() throws Exception {
+    String text = runToTheEnd("--shard-by", "uid");
+    assertThat(text)
+        .contains("every shard owned at the end: yes")
+        .containsPattern("no shard had two owners in \\d+ checks: yes")
+        .doesNotContain("TIMED OUT", "does not apply shard selectors", "NOT disjoint")
+        .contains("caches: disjoint, 16 of 16 objects cached in all");
+    // After each phase a line per running replica: with two or three running, each caches only its
+    // ranges' objects, never all of them (the converge, graceful stop and join phases).
+    Pattern cache = Pattern.compile("cache (cm-\\w): shards [0-9,-]+; (\\d+) of 16 objects cached, (\\d+) watch "
+        + "events received$");
+    List<List<Integer>> phases = new java.util.ArrayList<>();
+    List<Integer> phase = new java.util.ArrayList<>();
+    for (String line : text.lines().toList()) {
+      Matcher m = cache.matcher(line);
+      if (m.find()) {
+        phase.add(Integer.parseInt(m.group(2)));
+      } else if (line.contains("] caches: ")) {
+        phases.add(phase);
+        phase = new java.util.ArrayList<>();
+      }
+    }
+    assertThat(phases).as(text).extracting(List::size).containsExactly(3, 2, 1, 2);
+    phases.stream().filter(p -> p.size() > 1).flatMap(List::stream)
+        .forEach(cached -> assertThat(cached).as(text).isLessThan(16));
+  }
+
   /**
    * Runs {@code demo --real-api-server} with short timings; asserts exit code 0,
    * that the server's directory is gone at the end, and what {@code status} showed against the
    * demo's server at the end of its scenario ({@link StatusAtTheEnd}); returns the demo's output.
    */
-  private static String runToTheEnd() throws Exception {
+  private static String runToTheEnd(String... more) throws Exception {
     RealBinaries.orSkip();
     StatusAtTheEnd status = new StatusAtTheEnd();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> args = List.of("--real-api-server", "--lease-duration", "2s", "--lease-renew-interval", "500ms",
-        "--clusters", "4", "--no-color");
+    List<String> args = new java.util.ArrayList<>(List.of("--real-api-server", "--lease-duration", "2s",
+        "--lease-renew-interval", "500ms", "--clusters", "4", "--no-color"));
+    args.addAll(List.of(more));
 
     int code = new DemoCommand().run(args, new PrintStream(status, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));

@@ -66,7 +66,8 @@ class LeasedSelectorOnRealServerIT {
     AtomicReference<ShardScopedInformer<ConfigMap>> informer = new AtomicReference<>();
     try (RealReplicas replicas = new RealReplicas(kube, value, SHARDS, Duration.ofSeconds(2),
         Duration.ofMillis(500), false)) {
-      replicas.start(value + "-a", c -> informer.set(ShardScopedInformer.<ConfigMap>builder(c, ShardBy.UID,
+      replicas.shardBy = ShardBy.UID;
+      replicas.start(value + "-a", c -> informer.set(ShardScopedInformer.<ConfigMap>builder(c,
               admin.configMaps().inNamespace(NS).withLabel(TEST_LABEL, value))
           .handler(recorder).build()));
       replicas.start(value + "-b");

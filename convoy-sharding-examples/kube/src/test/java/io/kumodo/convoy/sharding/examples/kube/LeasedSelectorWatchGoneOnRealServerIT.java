@@ -58,7 +58,8 @@ class LeasedSelectorWatchGoneOnRealServerIT {
             "informer").build();
         RealReplicas replicas = new RealReplicas(kube, VALUE, LeasedSelectorOnRealServerIT.SHARDS,
             Duration.ofSeconds(2), Duration.ofMillis(500), false)) {
-      replicas.start(VALUE + "-a", c -> informer.set(ShardScopedInformer.<ConfigMap>builder(c, ShardBy.UID,
+      replicas.shardBy = ShardBy.UID;
+      replicas.start(VALUE + "-a", c -> informer.set(ShardScopedInformer.<ConfigMap>builder(c,
           client.configMaps().inNamespace(NS).withLabel(TEST_LABEL, VALUE)).handler(recorder).build()));
       replicas.start(VALUE + "-b");
       await().atMost(SETTLE).until(replicas::converged);

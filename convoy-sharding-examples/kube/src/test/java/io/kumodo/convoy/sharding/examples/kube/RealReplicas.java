@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import io.kumodo.convoy.sharding.fabric8.LoopbackProxy;
@@ -51,6 +52,8 @@ public final class RealReplicas implements AutoCloseable {
   volatile Duration watchReconnectInterval;
   /** Adjusts the client builder of each replica (by ID) before its client is built; nothing unless set. */
   volatile BiConsumer<String, KubernetesClientBuilder> clientSetup = (id, builder) -> { };
+  /** The shard function of every replica's coordinator; {@link ShardBy#NAME} unless set. */
+  volatile ShardBy shardBy = ShardBy.NAME;
   private final List<Replica> all = new CopyOnWriteArrayList<>();
   private final Map<String, Replica> byId = new ConcurrentHashMap<>();
   /** Null when not sampled. */
@@ -109,6 +112,7 @@ public final class RealReplicas implements AutoCloseable {
           .component(component)
           .replicaId(id)
           .shardCount(shards)
+          .shardBy(shardBy)
           .leaseDuration(lease)
           .renewInterval(renew)
           .leaseStore(store)
