@@ -95,11 +95,24 @@ public sealed interface ShardState {
      * expire, a shard count to agree): it is then freed for that replica, or kept if we want it.
      */
     private ShardState createMissing(Listing in, Plan step) {
-      if (!in.drained() && step.lease(shard()) == null) {
+      Lease listed = step.lease(shard());
+      if (!in.drained() && listed == null) {
         return step.create(this, in);
+      }
+      if (listed != null && ourIncarnations(listed, in)) {
+        // A Lease of ours this state no longer holds (given up after conflicts whose re-reads came
+        // from a listing that lagged past the fencing deadline): freed like any released Lease,
+        // once idle, or no peer could take it before it expires.
+        return new Releasing(memory.released(in.now()), listed).free(in, step);
       }
       return this;
     }
+  }
+
+  /** True when {@code lease} is held by this replica's own process (its ID and incarnation). */
+  private static boolean ourIncarnations(Lease lease, Listing in) {
+    return !lease.isFree() && lease.holder().equals(in.replicaId())
+        && in.incarnation().equals(lease.annotations().get(LeaseAnnotations.INCARNATION));
   }
 
   /** Wanted since {@link Memory#wantedSince()}, its lease not held yet. */

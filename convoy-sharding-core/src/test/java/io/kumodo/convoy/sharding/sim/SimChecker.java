@@ -115,6 +115,11 @@ final class SimChecker {
     }
   }
 
+  /** When an operator last deleted the lease of {@code shard} or rewrote its holder or renew time. */
+  long takenAt(int shard) {
+    return takenAt[shard];
+  }
+
   /** A reconcile exited. */
   void exited(Window window) {
     windows.remove(window);

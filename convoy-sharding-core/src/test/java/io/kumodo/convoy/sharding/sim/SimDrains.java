@@ -227,11 +227,13 @@ final class SimDrains {
       if (lease == null || !LeaseAnnotations.isDrained(lease)) {
         continue;
       }
-      // A process of the holder's ID that owned the shard at some time holds its Lease (another
-      // incarnation under that name cannot free it: that Lease expires).
+      // A process of the holder's ID that owned the shard since an operator last rewrote its Lease
+      // holds it (another incarnation under that name cannot free it, nor can a replica an operator
+      // wrote in as the holder: that Lease expires).
       int s0 = shard;
+      long rewritten = sim.checker().takenAt(shard);
       boolean holderRuns = !lease.holder().isEmpty()
-          && sim.running(lease.holder()).stream().anyMatch(r -> r.acquiredAt[s0] > 0);
+          && sim.running(lease.holder()).stream().anyMatch(r -> r.acquiredAt[s0] > 0 && r.acquiredAt[s0] > rewritten);
       // Free counts at once only when its holder freed it; one created free by the operator's mark
       // (the Lease was missing) waits out a lease duration, as one held by a holder that runs no process.
       boolean freedByHolder = lease.holder().isEmpty() && lease.annotations().containsKey(LeaseAnnotations.FREED_BY);
