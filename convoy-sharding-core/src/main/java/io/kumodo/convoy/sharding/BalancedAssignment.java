@@ -117,26 +117,50 @@ final class BalancedAssignment implements Assignment {
         }
       }
     }
-    // Place the rest, in shard order, each on the replica under quota with the best score.
-    for (int i = 0; i < s; i++) {
-      if (owner[i] >= 0 || view.drained().get(i)) {
+    placeRest(view.drained(), seeds, quota, load, owner);
+    return owner;
+  }
+
+  /**
+   * Places the unplaced shards, in shard order, each on the replica under quota with the best
+   * score (the lowest position among equal ones). The replicas under quota are kept in position
+   * order, with their seeds side by side, and dropped once full: a cold start scores each shard
+   * against the replicas still open only, without a branch per replica.
+   */
+  private static void placeRest(BitSet drained, long[] seeds, int[] quota, int[] load, int[] owner) {
+    int n = seeds.length;
+    int[] open = new int[n];
+    long[] openSeeds = new long[n];
+    int m = 0;
+    for (int r = 0; r < n; r++) {
+      if (load[r] < quota[r]) {
+        open[m] = r;
+        openSeeds[m++] = seeds[r];
+      }
+    }
+    for (int i = 0; i < owner.length; i++) {
+      if (owner[i] >= 0 || drained.get(i)) {
         continue;
       }
-      int best = -1;
-      long bestScore = 0;
-      for (int r = 0; r < n; r++) {
-        if (load[r] < quota[r]) {
-          long score = score(seeds[r], i);
-          if (best < 0 || Long.compareUnsigned(score, bestScore) > 0) {
-            best = r;
-            bestScore = score;
-          }
+      long salt = i * SHARD_SALT;
+      int best = 0;
+      // Unsigned order as signed order: the sign bit flipped.
+      long bestScore = mix(openSeeds[0] ^ salt) ^ Long.MIN_VALUE;
+      for (int j = 1; j < m; j++) {
+        long score = mix(openSeeds[j] ^ salt) ^ Long.MIN_VALUE;
+        if (score > bestScore) {
+          best = j;
+          bestScore = score;
         }
       }
-      owner[i] = best;
-      load[best]++;
+      int r = open[best];
+      owner[i] = r;
+      if (++load[r] == quota[r]) {
+        System.arraycopy(open, best + 1, open, best, m - best - 1);
+        System.arraycopy(openSeeds, best + 1, openSeeds, best, m - best - 1);
+        m--;
+      }
     }
-    return owner;
   }
 
   /**
@@ -207,8 +231,11 @@ final class BalancedAssignment implements Assignment {
     }
   }
 
+  /** What a shard index is multiplied by before it meets a replica's seed. */
+  private static final long SHARD_SALT = 0xC2B2AE3D27D4EB4FL;
+
   private static long score(long seed, int shard) {
-    return mix(seed ^ (shard * 0xC2B2AE3D27D4EB4FL));
+    return mix(seed ^ (shard * SHARD_SALT));
   }
 
   /** A 64-bit finalizer (SplitMix64). */

@@ -259,9 +259,12 @@ final class MemberLeases {
     mark.request(drain);
   }
 
-  /** Notes a watched change of a lease: for this replica's member lease, what became of its drain mark. */
+  /**
+   * Notes a watched change of a lease: for this replica's member lease, what became of its drain
+   * mark. A shard lease's change (most of what the watch delivers) is told by its role alone.
+   */
   void noteWatched(LeaseEvent event) {
-    if (event.key().equals(memberKey)) {
+    if (event.key().role() == LeaseRole.MEMBER && event.key().equals(memberKey)) {
       mark.noteWatched(event);
     }
   }

@@ -58,7 +58,7 @@ final class TickRule {
 
   private final Settings s;
   private final Ownership ownership;
-  private final Observations observed = new Observations();
+  private final Observations observed;
   private final ErrorLog errors;
   private final CreateConflicts creates;
   private final MemberLeases members;
@@ -77,6 +77,7 @@ final class TickRule {
   TickRule(Settings settings, Ownership ownership, List<OnChange> listeners) {
     this.s = settings;
     this.ownership = ownership;
+    this.observed = new Observations(settings.shardCount());
     this.errors = new ErrorLog(log, s.component() + "/" + s.replicaId() + ":");
     this.creates = new CreateConflicts(log, s.component() + "/" + s.replicaId() + ":");
     this.members = new MemberLeases(settings, observed, errors);

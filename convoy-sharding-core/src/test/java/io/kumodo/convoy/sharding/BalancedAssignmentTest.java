@@ -153,4 +153,103 @@ class BalancedAssignmentTest {
     assertThat(cluster.owned("a")).containsAll(beforeA);
     assertThat(cluster.owned("a").size() + cluster.owned("b").size()).isEqualTo(10);
   }
+
+  @Test
+  void theRestArePlacedShardByShardOnTheOpenReplicaWithTheBestRendezvousScore() {
+    Random random = new Random(24);
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(40);
+      int shards = 1 + random.nextInt(300);
+      List<String> ids = ids(random, n);
+      List<String> holders = new ArrayList<>();
+      BitSet drained = new BitSet();
+      for (int i = 0; i < shards; i++) {
+        int pick = random.nextInt(3 * n);
+        holders.add(pick < n ? ids.get(pick) : pick < 2 * n ? null : "gone-" + pick);
+        if (random.nextInt(10) == 0) {
+          drained.set(i);
+        }
+      }
+      Assignment.View view = new Assignment.View(ids, 0, shards, holders, drained, ShardBy.NAME);
+      assertThat(BalancedAssignment.place(view)).as("round %d", round).containsExactly(referencePlace(view));
+    }
+  }
+
+  /** The placement as first written: every replica scored for every unplaced shard, the full quota checked each time. */
+  private static int[] referencePlace(Assignment.View view) {
+    int n = view.liveIds().size();
+    int s = view.shardCount();
+    long[] seeds = new long[n];
+    java.util.Map<String, Integer> position = new java.util.HashMap<>();
+    for (int r = 0; r < n; r++) {
+      seeds[r] = mix(Integer.toUnsignedLong(ShardKey.fnv1a32(view.liveIds().get(r))) * 0x9E3779B97F4A7C15L);
+      position.put(view.liveIds().get(r), r);
+    }
+    int[] owner = new int[s];
+    java.util.Arrays.fill(owner, -1);
+    int assignable = s - view.drained().cardinality();
+    if (assignable == 0) {
+      return owner;
+    }
+    List<List<Integer>> held = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      held.add(new ArrayList<>());
+    }
+    for (int i = 0; i < s; i++) {
+      Integer r = view.holders().get(i) == null ? null : position.get(view.holders().get(i));
+      if (r != null && !view.drained().get(i)) {
+        held.get(r).add(i);
+      }
+    }
+    Integer[] order = new Integer[n];
+    for (int r = 0; r < n; r++) {
+      order[r] = r;
+    }
+    java.util.Arrays.sort(order, (a, b) -> {
+      int c = Integer.compare(held.get(b).size(), held.get(a).size());
+      return c != 0 ? c : Long.compareUnsigned(seeds[b], seeds[a]);
+    });
+    int[] quota = new int[n];
+    for (int k = 0; k < n; k++) {
+      quota[order[k]] = assignable / n + (k < assignable % n ? 1 : 0);
+    }
+    int[] load = new int[n];
+    for (int r = 0; r < n; r++) {
+      long seed = seeds[r];
+      List<Integer> mine = held.get(r);
+      mine.sort((a, b) -> Long.compareUnsigned(score(seed, b), score(seed, a)));
+      for (int i : mine) {
+        if (load[r] < quota[r]) {
+          owner[i] = r;
+          load[r]++;
+        }
+      }
+    }
+    for (int i = 0; i < s; i++) {
+      if (owner[i] >= 0 || view.drained().get(i)) {
+        continue;
+      }
+      int best = -1;
+      long bestScore = 0;
+      for (int r = 0; r < n; r++) {
+        if (load[r] < quota[r] && (best < 0 || Long.compareUnsigned(score(seeds[r], i), bestScore) > 0)) {
+          best = r;
+          bestScore = score(seeds[r], i);
+        }
+      }
+      owner[i] = best;
+      load[best]++;
+    }
+    return owner;
+  }
+
+  private static long score(long seed, int shard) {
+    return mix(seed ^ (shard * 0xC2B2AE3D27D4EB4FL));
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
 }

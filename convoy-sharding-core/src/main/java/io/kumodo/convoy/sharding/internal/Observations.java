@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class Observations {
   private static final Logger log = LoggerFactory.getLogger(Coordinator.class);
 
-  private final Map<LeaseKey, Seen> seen = new HashMap<>();
+  private final LeaseSlots<Seen> seen;
   /** The listed leases that declare a longer duration than any coordinator writes, logged once each. */
   private final Set<LeaseKey> overlong = new HashSet<>();
   /**
@@ -49,10 +49,24 @@ public final class Observations {
   private final Map<Long, Long> deleted = new HashMap<>();
   private long longest;
   private long shortest;
-  /** Versions delivered by the store's watch, with when they arrived: any thread writes. */
-  private final Map<LeaseKey, Seen> watched = new java.util.concurrent.ConcurrentHashMap<>();
-  /** The last record the watch delivered of each lease: any thread writes. */
-  private final Map<LeaseKey, Lease> lastWatched = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * The last record the store's watch delivered of each lease, with since when its version has
+   * arrived: any thread writes.
+   */
+  private final LeaseSlots<Watched> watched;
+  private final int shardCount;
+
+  /** Observations of a component's leases, the shard leases below {@code shardCount} kept by index. */
+  public Observations(int shardCount) {
+    this.shardCount = shardCount;
+    this.seen = new LeaseSlots<>(shardCount);
+    this.watched = new LeaseSlots<>(shardCount);
+  }
+
+  /** Observations that keep every lease by its key. */
+  public Observations() {
+    this(0);
+  }
 
   /**
    * Notes that the watch delivered {@code lease} at {@code now}, so a version first seen by the
@@ -60,33 +74,31 @@ public final class Observations {
    */
   public void noteWatched(Lease lease, long now) {
     String fp = fingerprint(lease);
-    watched.compute(lease.key(), (k, old) -> old != null && old.fingerprint.equals(fp) ? old : new Seen(fp, now, false));
-    lastWatched.put(lease.key(), lease);
+    watched.update(lease.key(),
+        old -> new Watched(lease, fp, old != null && old.fingerprint.equals(fp) ? old.since : now));
   }
 
   /** The record the watch last delivered of {@code key}, or null. Thread-safe. */
   public Lease lastWatched(LeaseKey key) {
-    return lastWatched.get(key);
+    Watched w = watched.get(key);
+    return w == null ? null : w.lease;
   }
 
   /** Forgets what the watch said about {@code key} (the lease was deleted). Thread-safe. */
   public void forgetWatched(LeaseKey key) {
     watched.remove(key);
-    lastWatched.remove(key);
   }
 
   /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
   public void observe(List<Lease> listed, long now) {
-    Set<LeaseKey> present = new HashSet<>(listed.size() * 2);
+    LeaseSlots.Listed present = new LeaseSlots.Listed(listed, shardCount);
     for (Lease lease : listed) {
-      present.add(lease.key());
       observe(lease, now);
     }
-    seen.keySet().retainAll(present);
-    overlong.retainAll(present);
-    watched.keySet().retainAll(present);
-    lastWatched.keySet().retainAll(present);
-    noteDurations(listed, now);
+    seen.retain(present);
+    overlong.removeIf(key -> !present.contains(key));
+    watched.retain(present);
+    noteDurations(listed, present, now);
   }
 
   /**
@@ -112,13 +124,11 @@ public final class Observations {
     return shortest;
   }
 
-  private void noteDurations(List<Lease> listed, long now) {
+  private void noteDurations(List<Lease> listed, LeaseSlots.Listed present, long now) {
     Map<LeaseKey, Member> live = new HashMap<>();
-    Set<LeaseKey> present = new HashSet<>();
     longest = 0;
     shortest = 0;
     for (Lease lease : listed) {
-      present.add(lease.key());
       boolean held = lease.key().role() == LeaseRole.MEMBER && !lease.isFree()
           && lease.holder().equals(lease.key().replicaId());
       long d = DurationLimits.declaredNanos(lease.duration());
@@ -156,7 +166,7 @@ public final class Observations {
     String fp = fingerprint(lease);
     Seen s = seen.get(lease.key());
     if (s == null || !s.fingerprint.equals(fp)) {
-      Seen w = watched.get(lease.key());
+      Watched w = watched.get(lease.key());
       long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
       s = new Seen(fp, since, s == null);
       seen.put(lease.key(), s);
@@ -169,7 +179,6 @@ public final class Observations {
     seen.remove(key);
     overlong.remove(key);
     watched.remove(key);
-    lastWatched.remove(key);
   }
 
   /** Nanoseconds since the current version of {@code lease} was first observed; 0 if never. */
@@ -198,6 +207,8 @@ public final class Observations {
   }
 
   private record Seen(String fingerprint, long since, boolean first) {}
+
+  private record Watched(Lease lease, String fingerprint, long since) {}
 
   private record Member(long duration, boolean renewing) {}
 }
