@@ -125,7 +125,8 @@ class ShardScopedInformerShardSelectorTest {
 
     assertThat(logged.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage))
         .singleElement().asString().contains("does not apply the shard selector")
-        .contains("no metadata.shardInfo");
+        // why: the mock answers without shardInfo on fabric8 8.0; fabric8 7.x has no shard selectors
+        .containsAnyOf("no metadata.shardInfo", "this fabric8 has no shard selectors");
   }
 
   @Test

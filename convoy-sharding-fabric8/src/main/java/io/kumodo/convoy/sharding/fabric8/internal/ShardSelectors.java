@@ -21,7 +21,8 @@ import java.util.TreeSet;
  * bounds written as the API server writes them ({@link ShardKey#rangeBoundHex}); the text of
  * fabric8 8.0's {@code ShardSelector.toExpression()} for the same ranges. The text is built here
  * without fabric8 8.0 types, and the calls that need 8.0 ({@code withShardSelector},
- * {@code shardInfo}) throw a {@link LinkageError} on an older fabric8, which the caller catches.
+ * {@code shardInfo}) are made by name, so the module compiles on fabric8 7.x; there they throw a
+ * {@link LinkageError}, which the caller catches.
  */
 public final class ShardSelectors {
   private ShardSelectors() {}
@@ -51,7 +52,7 @@ public final class ShardSelectors {
   /** A new, unstarted informer of {@code resources} with the selector {@code expression}. */
   public static <T extends HasMetadata> SharedIndexInformer<T> informer(
       FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources, String expression) {
-    return resources.withShardSelector(expression).runnableInformer(0);
+    return selected(resources, expression).runnableInformer(0);
   }
 
   /**
@@ -60,9 +61,49 @@ public final class ShardSelectors {
    */
   public static <T extends HasMetadata> boolean applied(
       FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources, String expression) {
-    ListMeta meta = resources.withShardSelector(expression)
-        .list(new ListOptionsBuilder().withLimit(1L).withShardSelector(expression).build()).getMetadata();
-    return meta != null && meta.getShardInfo() != null;
+    ListOptionsBuilder options = new ListOptionsBuilder().withLimit(1L);
+    call(ListOptionsBuilder.class, options, "withShardSelector", expression);
+    ListMeta meta = selected(resources, expression).list(options.build()).getMetadata();
+    return meta != null && call(ListMeta.class, meta, "getShardInfo") != null;
+  }
+
+  /**
+   * {@code resources.withShardSelector(expression)}, called by name: the module compiles and runs
+   * on fabric8 7.x, which has no shard selectors (a {@link LinkageError} there, as from a direct call).
+   */
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> selected(
+      FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?> resources, String expression) {
+    return (FilterWatchListDeletable<T, ? extends KubernetesResourceList<T>, ?>) call(FilterWatchListDeletable.class,
+        resources, "withShardSelector", expression);
+  }
+
+  /**
+   * {@code target.name(args)}, the method looked up on the public type {@code type} (its arguments
+   * are strings); a method this fabric8 does not have is a {@link NoSuchMethodError}.
+   */
+  private static Object call(Class<?> type, Object target, String name, String... args) {
+    java.lang.reflect.Method m;
+    try {
+      Class<?>[] types = new Class<?>[args.length];
+      java.util.Arrays.fill(types, String.class);
+      m = type.getMethod(name, types);
+    } catch (NoSuchMethodException e) {
+      throw new NoSuchMethodError(type.getName() + "." + name + ": this fabric8 has no shard selectors (8.0 has)");
+    }
+    try {
+      return m.invoke(target, (Object[]) args);
+    } catch (IllegalAccessException e) {
+      throw new IllegalAccessError(e.getMessage());
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   private static void append(StringBuilder sb, String field, int first, int last, int shardCount) {
