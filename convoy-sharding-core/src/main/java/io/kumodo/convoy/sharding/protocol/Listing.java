@@ -4,6 +4,7 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
+import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.List;
@@ -51,12 +52,16 @@ public record Listing(Options options, long now, Instant wall, boolean regular, 
     return renewedAt[shard];
   }
 
-  String replicaId() {
-    return options.replicaId();
-  }
-
-  String incarnation() {
-    return options.incarnation();
+  /**
+   * True when {@code lease} names this process as its holder: this replica's ID and this
+   * incarnation, or, with {@code orUnmarked}, no incarnation at all (a Lease written without one).
+   */
+  boolean heldByThisProcess(Lease lease, boolean orUnmarked) {
+    if (lease == null || lease.isFree() || !lease.holder().equals(options.replicaId())) {
+      return false;
+    }
+    String theirs = lease.annotations().get(LeaseAnnotations.INCARNATION);
+    return theirs == null ? orUnmarked : theirs.equals(options.incarnation());
   }
 
   long renewNanos() {

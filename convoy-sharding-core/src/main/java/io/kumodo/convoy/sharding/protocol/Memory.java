@@ -108,14 +108,10 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /**
    * True when {@code listed} is this process's own take whose answer was lost: this replica as
-   * holder, this incarnation, the transition count and the acquire time the take wrote.
+   * holder, this incarnation (or none), the transition count and the acquire time the take wrote.
    */
-  boolean ownLostTake(String replicaId, String incarnation, Lease listed) {
-    if (listed == null || uncertainTake == NONE || !listed.holder().equals(replicaId)) {
-      return false;
-    }
-    String theirs = listed.annotations().get(LeaseAnnotations.INCARNATION);
-    return (theirs == null || theirs.equals(incarnation)) && listed.transitions() == uncertainTake
+  boolean ownLostTake(Listing in, Lease listed) {
+    return uncertainTake != NONE && in.heldByThisProcess(listed, true) && listed.transitions() == uncertainTake
         && sameInstant(listed.acquireTime(), uncertainAcquired);
   }
 

@@ -99,7 +99,7 @@ public sealed interface ShardState {
       if (!in.drained() && listed == null) {
         return step.create(this, in);
       }
-      if (listed != null && ourIncarnations(listed, in)) {
+      if (in.heldByThisProcess(listed, false)) {
         // A Lease of ours this state no longer holds (given up after conflicts whose re-reads came
         // from a listing that lagged past the fencing deadline): freed like any released Lease,
         // once idle, or no peer could take it before it expires.
@@ -107,12 +107,6 @@ public sealed interface ShardState {
       }
       return this;
     }
-  }
-
-  /** True when {@code lease} is held by this replica's own process (its ID and incarnation). */
-  private static boolean ourIncarnations(Lease lease, Listing in) {
-    return !lease.isFree() && lease.holder().equals(in.replicaId())
-        && in.incarnation().equals(lease.annotations().get(LeaseAnnotations.INCARNATION));
   }
 
   /** Wanted since {@link Memory#wantedSince()}, its lease not held yet. */
@@ -135,7 +129,7 @@ public sealed interface ShardState {
       Lease listed = step.lease(shard());
       Memory m = memory.forgetUncertainTake();
       Wanted self = new Wanted(m);
-      if (memory.ownLostTake(in.replicaId(), in.incarnation(), listed)) {
+      if (memory.ownLostTake(in, listed)) {
         return step.retake(self, listed);
       }
       if (listed == null) {
