@@ -88,6 +88,29 @@ class DrainTest {
     assertThat(cluster.store.get(LeaseKey.shard("convoy-cm", 2)).holder()).isEmpty();
   }
 
+  /**
+   * An operator's drain of a shard with no lease creates it free, with no holder's free mark, so
+   * a replica waits a lease duration before it takes it, as for a holder an outsider cleared. The
+   * undrain edits that free lease again: nobody held it between the two versions (same object,
+   * transition count and acquire time), so the wait is not started again and the shard is owned
+   * within a renew interval of the undrain.
+   */
+  @Test
+  void undrainingAShardWhoseLeaseTheDrainCreatedFreeDoesNotStartItsLeaseDurationWaitAgain() {
+    TestCluster cluster = TestCluster.fresh(8);
+    LeaseKey key = LeaseKey.shard("convoy-cm", 2);
+    annotate(cluster, key, true);
+    cluster.start("a");
+    cluster.start("b");
+    cluster.run(TestCluster.LEASE.multipliedBy(2));
+    assertThat(owners(cluster, 2)).isZero();
+    assertThat(cluster.store.get(key).annotations()).doesNotContainKey(LeaseAnnotations.FREED_BY);
+
+    annotate(cluster, key, false);
+    cluster.run(TestCluster.RENEW.plusSeconds(1));
+    assertThat(owners(cluster, 2)).as("owned within a renew interval of the undrain").isEqualTo(1);
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"modulo", "balanced"})
   void aDrainedReplicaEndsWithNoShardsKeepsRenewingAndGetsItsShareBackWhenUndrained(String assignment) {

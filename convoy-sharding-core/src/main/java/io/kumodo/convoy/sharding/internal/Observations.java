@@ -164,14 +164,35 @@ public final class Observations {
           Durations.format(DurationLimits.MAX_DURATION));
     }
     String fp = fingerprint(lease);
+    String free = freeSince(lease);
     Seen s = seen.get(lease.key());
-    if (s == null || !s.fingerprint.equals(fp)) {
+    if (s != null && !s.fingerprint.equals(fp) && free != null && free.equals(s.free)) {
+      s = new Seen(fp, s.since, s.first, free); // still free since then: no holder came between
+      seen.put(lease.key(), s);
+    } else if (s == null || !s.fingerprint.equals(fp)) {
       Watched w = watched.get(lease.key());
       long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
-      s = new Seen(fp, since, s == null);
+      s = new Seen(fp, since, s == null, free);
       seen.put(lease.key(), s);
     }
     return s.since;
+  }
+
+  /**
+   * For a lease with no holder, what stays the same while nobody takes it: its object (creation
+   * time), transition count and acquire time; null for a held lease. A take writes another
+   * transition count and acquire time, and a lease deleted and created again is another object,
+   * so two versions with the same value had no holder between them, even one this replica never
+   * listed. An edit of a free lease's annotations (an operator's drain mark, say) then does not
+   * start its wait for a holder that may still act (a lease duration) again: nobody held it since
+   * the version that started it. Without a creation time (a store that keeps none) a lease
+   * created again could not be told apart: null.
+   */
+  private static String freeSince(Lease lease) {
+    if (!lease.isFree() || lease.created() == null) {
+      return null;
+    }
+    return lease.transitions() + "|" + lease.acquireTime() + "|" + lease.created();
   }
 
   /** Forgets {@code key}: its lease was deleted (a later version counts as seen for the first time). */
@@ -206,7 +227,8 @@ public final class Observations {
     return lease.holder() + '|' + Objects.toString(lease.renewTime()) + '|' + lease.transitions();
   }
 
-  private record Seen(String fingerprint, long since, boolean first) {}
+  /** A version first observed at {@code since}; {@code free} is {@link #freeSince} of it. */
+  private record Seen(String fingerprint, long since, boolean first, String free) {}
 
   private record Watched(Lease lease, String fingerprint, long since) {}
 
