@@ -46,6 +46,10 @@ class ScopedFailoverBenchOnRealServerIT {
             + "per mode, 4 shards, 60 ConfigMaps, modulo, 1 runs; [0-9]+ cores, load average [0-9. ]+")
         .containsPattern("created 60 ConfigMaps in convoy-objects, with the shard label of their name's shard, in "
             + "[0-9.]+ s")
+        .containsPattern("a new informer of one replica's share \\(shards 0,3 of 4\\) from start\\(\\) to listed, median of 20, "
+            + "the modes taking turns: label [0-9.]+ ms \\([0-9]+ objects\\), selector [0-9.]+ ms \\([0-9]+ objects\\)")
+        .contains("graceful stops and joins, 2 s lease, 0.5 s renew, the modes taking turns:")
+        .contains("crashes, 1 s lease, 0.3 s renew, the modes taking turns:")
         .containsPattern("run  0 label   : graceful stop owned " + s + ", cached " + s + "; join owned " + s
             + ", cached " + s)
         .containsPattern("run  0 selector: graceful stop owned " + s + ", cached " + s + "; join owned " + s
