@@ -106,10 +106,17 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
   /** The coordinator's range sharding in {@link Mode#SHARD_SELECTOR}; null otherwise. */
   private final ShardBy shardBy;
   private final ResourceEventHandler<? super T> handler;
-  /** Set once the server was seen not to apply the shard selector (said once at WARN). */
+  /** Set once the server was seen not to apply the shard selector. */
   private final AtomicBoolean clientSideOnly = new AtomicBoolean();
+  /** Set once that was said at WARN. */
+  private final AtomicBoolean warned = new AtomicBoolean();
   /** Whether the first informer of {@link Mode#SHARD_SELECTOR} has asked if the server applies it. */
   private boolean probed;
+  private final Object probeLock = new Object();
+  /** Guarded by probeLock: the probe's answer came (or it failed), so an object outside the ranges is said at once. */
+  private boolean probeAnswered;
+  /** Guarded by probeLock: why, when an object outside the ranges arrived before the probe answered. */
+  private String outsideBeforeAnswer;
   private final Object dispatchLock = new Object();
   private final Object stateLock = new Object();
   private final ScopedStore<T> store;
@@ -310,7 +317,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     try {
       if (mode == Mode.SHARD_SELECTOR && !probed) {
         probed = true;
-        probe(selector);
+        probeInBackground(selector);
       }
       SharedIndexInformer<T> informer = Objects.requireNonNull(informerFactory.apply(selector),
           "the informer factory returned null");
@@ -372,7 +379,21 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
     return false;
   }
 
-  /** Asks once whether the server applies the shard selector; says so at WARN when it does not. */
+  /**
+   * Asks once, on a thread of its own, whether the server applies the shard selector. The first
+   * informer is built on the coordinator's tick thread, in an OnChange callback: a list there
+   * would hold up the hand-over by a round trip, and on a joining replica's new client by a new
+   * connection too. The informer does not wait for the answer: every event is checked on the
+   * client anyway.
+   */
+  private void probeInBackground(String selector) {
+    Thread t = new Thread(() -> probe(selector), "convoy-shard-selector-probe-" + coordinator.component() + "-"
+        + coordinator.replicaId());
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Asks whether the server applies the shard selector; says so at WARN when it does not. */
   private void probe(String selector) {
     try {
       if (!((SelectorInformers<T>) informerFactory).applied(selector)) {
@@ -385,15 +406,38 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
       log.debug("{}/{}: could not ask whether the API server applies the shard selector", coordinator.component(),
           coordinator.replicaId(), e);
     }
+    String outside;
+    synchronized (probeLock) {
+      probeAnswered = true;
+      outside = outsideBeforeAnswer;
+    }
+    if (outside != null) {
+      fallBack(outside); // said only when the probe named no reason of its own
+    }
   }
 
-  /** The server sent an object outside the informer's ranges: it does not apply the selector. */
+  /**
+   * The server sent an object outside the informer's ranges: it does not apply the selector.
+   * Filtering on the client starts at once; while the probe is still out, its reason (the more
+   * telling one) is waited for before the WARN.
+   */
   private void outsideArrived(T obj) {
-    fallBack("it sent " + ShardLabels.objectKey(obj) + ", which is outside the selected ranges");
+    String why = "it sent " + ShardLabels.objectKey(obj) + ", which is outside the selected ranges";
+    clientSideOnly.set(true);
+    synchronized (probeLock) {
+      if (!probeAnswered) {
+        if (outsideBeforeAnswer == null) {
+          outsideBeforeAnswer = why;
+        }
+        return;
+      }
+    }
+    fallBack(why);
   }
 
   private void fallBack(String why) {
-    if (clientSideOnly.compareAndSet(false, true)) {
+    clientSideOnly.set(true);
+    if (warned.compareAndSet(false, true)) {
       log.warn("{}/{}: the API server does not apply the shard selector: {}; filtering on the client (correct, "
           + "but every replica lists, watches and receives every object)", coordinator.component(),
           coordinator.replicaId(), why);

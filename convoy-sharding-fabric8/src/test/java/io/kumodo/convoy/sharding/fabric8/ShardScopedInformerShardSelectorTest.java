@@ -130,6 +130,27 @@ class ShardScopedInformerShardSelectorTest {
   }
 
   @Test
+  void theInformerListsWithoutWaitingForTheProbeOfWhetherTheServerAppliesTheSelector() throws Exception {
+    // The probe is the one list with limit=1; its answer is held back beyond the client's request timeout
+    // (10 s), the wait below is half that.
+    api.inject(FaultyApiServer.Fault.slow("slow probe", r -> r.getPath().matches(".*[?&]limit=1(&.*)?"),
+        Duration.ofSeconds(30)));
+    RecordingHandler<ConfigMap> second = new RecordingHandler<>();
+    ShardScopedInformer<ConfigMap> other = ShardScopedInformer.<ConfigMap>builder(a,
+        client.configMaps().inAnyNamespace()).handler(second).build();
+    try {
+      var started = java.util.concurrent.CompletableFuture.supplyAsync(other::start);
+      // start() runs where an ownership change would build the first informer: on the tick thread.
+      await().atMost(Duration.ofSeconds(5)).until(() -> started.isDone() && other.hasSynced());
+      assertThat(uids(other.store().list())).containsExactlyInAnyOrderElementsOf(uidsIn(Set.of(0, 2)));
+      assertThat(api.spoiled()).as("the probe was sent, and is still held back").isEqualTo(1);
+    } finally {
+      other.close();
+      api.heal();
+    }
+  }
+
+  @Test
   void theSelectorBuilderTakesTheShardFunctionFromTheCoordinatorAndRefusesNameSharding() {
     Coordinator byName = replicas.add("cm-name");
     assertThatThrownBy(() -> ShardScopedInformer.<ConfigMap>builder(byName,

@@ -12,6 +12,10 @@
  *       time: convergence, lease writes, CPU, heap, and shards moved by membership changes.
  *   <li>{@link io.kumodo.convoy.sharding.examples.bench.FailoverBench}: handover times and API
  *       requests on the mock API server with the real Kubernetes lease store.
+ *   <li>{@link io.kumodo.convoy.sharding.examples.bench.ScopedFailoverBench}: the same hand-overs on
+ *       the real API server with a shard-scoped informer per replica, the label mode beside the
+ *       shard-selector mode, each timed until the new owner's cache holds the shards' objects
+ *       (docs/server-side-sharding.md).
  *   <li>{@link io.kumodo.convoy.sharding.examples.bench.ComparisonBench}: fabric8's
  *       {@code LeaderElector} beside convoy on one API server: hand-overs, requests and the
  *       throughput of a reconcile workload on 1 to 8 replicas (docs/comparison.md).

@@ -132,6 +132,12 @@ class LeasedSelectorFiguresOnRealServerIT {
       }
       unsharded = admin.configMaps().inNamespace(NS).withLabel(TEST_LABEL, VALUE).inform(unshardedEvents, 0);
       awaitSynced(coordinators, labelCoordinators, replicas);
+      // A handler hears the listed objects after the informer has synced: the counts below start
+      // once every listed object reached its handler.
+      SharedIndexInformer<ConfigMap> everything = unsharded;
+      await().atMost(SETTLE).until(() -> unshardedEvents.adds.get() == everything.getStore().list().size()
+          && replicas.values().stream().allMatch(r -> r.selectedEvents.adds.get() == r.selected.store().list().size()
+              && r.labelledEvents.adds.get() == r.labelled.store().list().size()));
       long synced = System.nanoTime();
 
       // Steady state: what each replica caches.

@@ -10,13 +10,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kumodo.convoy.sharding.Assignment;
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.fabric8.KubernetesLeaseStore;
 import java.time.Duration;
 
 /**
  * One replica as its own process would have it: a fabric8 client of its own (with a
  * {@link RequestLog}), a {@link KubernetesLeaseStore}, and a {@link Coordinator} whose changes
- * go to an {@link OwnerBoard}.
+ * go to an {@link OwnerBoard}; and, when given one, a {@link ReplicaCache} on the same
+ * coordinator and client.
  */
 public final class BenchReplica {
   /** The lease namespace the mock API server creates. */
@@ -29,6 +31,7 @@ public final class BenchReplica {
   private final Coordinator coordinator;
   private final TickScheduler scheduler;
   private final RequestLog log = new RequestLog();
+  private final ReplicaCache cache;
   private boolean running;
 
   /** A replica of {@code component} on the API server at {@code url}, built but not primed. */
@@ -43,16 +46,31 @@ public final class BenchReplica {
    */
   public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
       Assignment assignment, OwnerBoard board) {
+    this(base, component, id, shards, lease, renew, assignment, board, ShardBy.NAME, ReplicaCache.NONE);
+  }
+
+  /**
+   * A replica as {@link #BenchReplica(Config, String, String, int, Duration, Duration, Assignment,
+   * OwnerBoard)} whose coordinator shards by {@code shardBy}, with {@code cache} built on its
+   * coordinator and client; each change reaches {@code cache} before {@code board}.
+   */
+  public BenchReplica(Config base, String component, String id, int shards, Duration lease, Duration renew,
+      Assignment assignment, OwnerBoard board, ShardBy shardBy, ReplicaCache cache) {
     this.id = id;
+    this.cache = cache;
     Config config = new ConfigBuilder(base).build();
     this.client = new KubernetesClientBuilder().withConfig(config)
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("bench-request-log", log)).build();
     this.store = new KubernetesLeaseStore(client, NAMESPACE);
     this.scheduler = new TickScheduler(id);
     this.coordinator = Coordinator.builder().component(component).replicaId(id).shardCount(shards)
-        .leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
+        .shardBy(shardBy).leaseDuration(lease).renewInterval(renew).assignment(assignment).leaseStore(store)
         .scheduler(scheduler)
-        .onChange(change -> board.apply(id, change)).build();
+        .onChange(change -> {
+          cache.changing(change);
+          board.apply(id, change);
+        }).build();
+    cache.build(coordinator, client);
   }
 
   /** The configuration of a client of the mock API server at {@code url} (HTTP/1.1, no credentials). */
@@ -61,13 +79,15 @@ public final class BenchReplica {
   }
 
   /**
-   * Primes and starts the coordinator; returns the {@link System#nanoTime()} before the first
-   * tick ({@code prime()}, which includes the first sync of the lease cache) and after it.
+   * Primes and starts the coordinator, starting the cache between the two; returns the
+   * {@link System#nanoTime()} before the first tick ({@code prime()}, which includes the first
+   * sync of the lease cache) and after it.
    */
   public long[] start() {
     long before = System.nanoTime();
     coordinator.prime();
     long after = System.nanoTime();
+    cache.start();
     coordinator.start();
     running = true;
     return new long[] {before, after};
@@ -83,18 +103,23 @@ public final class BenchReplica {
     scheduler.shutdown();
   }
 
-  /** A crash: no tick after the running one, no lease freed. The connections stay until {@link #release()}. */
+  /**
+   * A crash: no tick after the running one, no lease freed, the cache stopped (a dead process
+   * watches nothing). The client stays open until {@link #release()}.
+   */
   public void crash() throws InterruptedException {
     running = false;
     scheduler.kill();
+    cache.close();
   }
 
-  /** Closes the store and the client, after a stop or crash, once nothing is measured any more. */
+  /** Closes the cache, the store and the client, after a stop or crash, once nothing is measured any more. */
   public synchronized void release() {
     if (released) {
       return;
     }
     released = true;
+    cache.close();
     store.close();
     client.close();
   }

@@ -6,12 +6,14 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 
 import io.fabric8.kubernetes.client.Config;
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.ShardBy;
 import io.kumodo.convoy.sharding.examples.bench.Assignments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /** The replicas of one component on one API server, with their {@link OwnerBoard}. */
 public final class Fleet implements AutoCloseable {
@@ -21,6 +23,8 @@ public final class Fleet implements AutoCloseable {
   private final Duration lease;
   private final Duration renew;
   private final Assignment assignment;
+  private final ShardBy shardBy;
+  private final Function<String, ReplicaCache> caches;
   private final OwnerBoard board;
   private final List<BenchReplica> replicas = new ArrayList<>();
   private int nextId;
@@ -32,7 +36,19 @@ public final class Fleet implements AutoCloseable {
 
   /** An empty fleet whose replicas' clients are built from copies of {@code config}. */
   public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment) {
+    this(config, component, shards, lease, renew, assignment, ShardBy.NAME, id -> ReplicaCache.NONE);
+  }
+
+  /**
+   * An empty fleet as {@link #Fleet(Config, String, int, Duration, Duration, Assignment)} whose
+   * coordinators shard by {@code shardBy}, each replica with the cache {@code caches} gives for
+   * its ID.
+   */
+  public Fleet(Config config, String component, int shards, Duration lease, Duration renew, Assignment assignment,
+      ShardBy shardBy, Function<String, ReplicaCache> caches) {
     this.config = config;
+    this.shardBy = shardBy;
+    this.caches = caches;
     this.component = component;
     this.shards = shards;
     this.lease = lease;
@@ -43,8 +59,9 @@ public final class Fleet implements AutoCloseable {
 
   /** A new replica, built but not started. */
   public BenchReplica create() {
-    BenchReplica r = new BenchReplica(config, component, String.format("replica-%03d", nextId++), shards, lease, renew,
-        assignment, board);
+    String id = String.format("replica-%03d", nextId++);
+    BenchReplica r = new BenchReplica(config, component, id, shards, lease, renew, assignment, board, shardBy,
+        caches.apply(id));
     replicas.add(r);
     return r;
   }
@@ -175,7 +192,7 @@ public final class Fleet implements AutoCloseable {
     return new Handover(left, board.awaitMet(HANDOVER_TIMEOUT_MS));
   }
 
-  private static boolean reowned(String[] owners, Set<Integer> held, String gone) {
+  static boolean reowned(String[] owners, Set<Integer> held, String gone) {
     for (int s : held) {
       if (owners[s] == null || owners[s].equals(gone)) {
         return false;

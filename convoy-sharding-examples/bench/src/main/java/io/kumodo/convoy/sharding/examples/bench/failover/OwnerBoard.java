@@ -6,18 +6,19 @@ package io.kumodo.convoy.sharding.examples.bench.failover;
 
 import io.kumodo.convoy.sharding.ShardChange;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
  * The owner of every shard across replicas, kept from their OnChange callbacks (which run after
  * {@code owns()} already answers with the new set). A goal (a condition on the owners) is
  * checked inside each callback, so the instant it is met is known to the callback, not to a
- * poller.
+ * poller. A goal that also reads a replica's cache is checked at each {@link #touch()} as well.
  */
 public final class OwnerBoard {
   private final String[] owners;
-  private Predicate<String[]> goal;
-  private long metAt;
+  private List<Predicate<String[]>> goals = List.of();
+  private long[] metAt = new long[0];
 
   /** A board of {@code shards} shards, none owned. */
   public OwnerBoard(int shards) {
@@ -38,25 +39,52 @@ public final class OwnerBoard {
     check(now);
   }
 
+  /**
+   * Checks the goals now: for a goal that reads more than the owners (a replica's cache), called
+   * by whatever changed that, right after the change.
+   */
+  public synchronized void touch() {
+    if (!goals.isEmpty()) {
+      check(System.nanoTime());
+    }
+  }
+
   /** Sets the goal and returns at once; {@link #awaitGoal} waits for it. Checks it now as well. */
   public synchronized void goal(Predicate<String[]> g) {
-    goal = g;
-    metAt = Long.MIN_VALUE;
+    goals(List.of(g));
+  }
+
+  /**
+   * Sets several goals, each met at its own instant, and returns at once; {@link #awaitGoals}
+   * waits for all of them. Checks them now as well.
+   */
+  public synchronized void goals(List<Predicate<String[]>> gs) {
+    goals = List.copyOf(gs);
+    metAt = new long[goals.size()];
+    Arrays.fill(metAt, Long.MIN_VALUE);
     check(System.nanoTime());
   }
 
   /** The {@link System#nanoTime()} at which the goal was met, or {@link Long#MIN_VALUE} after {@code timeoutMs}. */
-  public synchronized long awaitGoal(long timeoutMs) throws InterruptedException {
+  public long awaitGoal(long timeoutMs) throws InterruptedException {
+    return awaitGoals(timeoutMs)[0];
+  }
+
+  /**
+   * The {@link System#nanoTime()} at which each goal was met, {@link Long#MIN_VALUE} for those
+   * not met within {@code timeoutMs}.
+   */
+  public synchronized long[] awaitGoals(long timeoutMs) throws InterruptedException {
     long deadline = System.currentTimeMillis() + timeoutMs;
-    while (metAt == Long.MIN_VALUE) {
+    while (Arrays.stream(metAt).anyMatch(at -> at == Long.MIN_VALUE)) {
       long left = deadline - System.currentTimeMillis();
       if (left <= 0) {
         break;
       }
       wait(left);
     }
-    goal = null;
-    return metAt;
+    goals = List.of();
+    return metAt.clone();
   }
 
   /**
@@ -65,8 +93,17 @@ public final class OwnerBoard {
    * @throws IllegalStateException when it was not met within {@code timeoutMs}
    */
   public long awaitMet(long timeoutMs) throws InterruptedException {
-    long at = awaitGoal(timeoutMs);
-    if (at == Long.MIN_VALUE) {
+    return awaitAllMet(timeoutMs)[0];
+  }
+
+  /**
+   * The {@link System#nanoTime()} at which each goal was met.
+   *
+   * @throws IllegalStateException when one was not met within {@code timeoutMs}
+   */
+  public long[] awaitAllMet(long timeoutMs) throws InterruptedException {
+    long[] at = awaitGoals(timeoutMs);
+    if (Arrays.stream(at).anyMatch(t -> t == Long.MIN_VALUE)) {
       throw new IllegalStateException("a handover did not complete within " + timeoutMs + " ms");
     }
     return at;
@@ -78,8 +115,14 @@ public final class OwnerBoard {
   }
 
   private void check(long now) {
-    if (goal != null && metAt == Long.MIN_VALUE && goal.test(owners)) {
-      metAt = now;
+    boolean met = false;
+    for (int i = 0; i < goals.size(); i++) {
+      if (metAt[i] == Long.MIN_VALUE && goals.get(i).test(owners)) {
+        metAt[i] = now;
+        met = true;
+      }
+    }
+    if (met) {
       notifyAll();
     }
   }
