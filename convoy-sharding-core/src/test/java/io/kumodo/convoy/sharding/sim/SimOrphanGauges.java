@@ -4,15 +4,14 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
 import io.kumodo.convoy.sharding.spi.Lease;
 import io.kumodo.convoy.sharding.spi.LeaseEvent;
 import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.kumodo.convoy.sharding.spi.LeaseStore;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The orphan gauges ({@code convoy.sharding.unowned.shards}, {@code convoy.sharding.unowned.oldest})
@@ -35,7 +34,8 @@ import java.util.Map;
  */
 final class SimOrphanGauges {
   private final FaultSimulation sim;
-  private final Map<SimReplica, Observer> observers = new IdentityHashMap<>();
+  /** The gauges, in the order their processes started. */
+  private final List<Observer> observers = new ArrayList<>();
   /** Per shard: the true time since which no running process owns it, or -1 while one does. */
   private final long[] trulyUnownedSince;
   /** Per shard: the true time since which a running process owns it without a break, or -1. */
@@ -98,21 +98,18 @@ final class SimOrphanGauges {
       throw new IllegalStateException("the store of the simulation fails no call of its own", e);
     }
     source.watch(FaultSimulation.COMPONENT, o::apply);
-    observers.put(r, o);
+    observers.add(o);
   }
 
-  /** After every virtual task: the truth moves on, then each running process's gauge is checked against it. */
-  void afterEachTask() {
+  /**
+   * After every virtual task, once the {@link SimChecker} found the run passing: the truth moves on
+   * ({@code ownedByRunning}: per shard, whether a running process owns it, as the checker found),
+   * then each running process's gauge is checked against it.
+   */
+  void afterEachTask(boolean[] ownedByRunning) {
     long now = sim.time.read();
     for (int shard = 0; shard < sim.shards; shard++) {
-      boolean owned = false;
-      for (SimReplica r : sim.replicas) {
-        if (r.running() && r.coordinator.owns(shard)) {
-          owned = true;
-          break;
-        }
-      }
-      if (owned) {
+      if (ownedByRunning[shard]) {
         trulyUnownedSince[shard] = -1;
         if (trulyOwnedSince[shard] < 0) {
           trulyOwnedSince[shard] = now;
@@ -124,7 +121,7 @@ final class SimOrphanGauges {
         }
       }
     }
-    for (Observer o : observers.values()) {
+    for (Observer o : observers) {
       if (!o.process.running()) {
         continue;
       }
@@ -146,8 +143,8 @@ final class SimOrphanGauges {
     if (counted || trulyUnownedSince[shard] < 0 || trulyUnownedSince[shard] == now) {
       return;
     }
-    Lease lease = sim.store.get(io.kumodo.convoy.sharding.spi.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
-    boolean held = lease != null && !lease.isFree() && !LeaseAnnotations.isDrained(lease);
+    Lease lease = sim.shardLeases.get(shard);
+    boolean held = lease != null && !lease.isFree() && !sim.shardLeases.drained(shard);
     long seen = o.lagNanos + sim.renew.toNanos() / 50
         + (held ? stretched(DurationLimits.declaredNanos(lease.duration())) : 0);
     // The observer times a version from when it first saw it: at the latest its list at the start.
