@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +26,8 @@ import java.util.concurrent.TimeUnit;
 public final class VirtualTime implements Ticker, Scheduler {
   private static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
 
-  private final PriorityQueue<Task> queue =
-      new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.due).thenComparingLong(t -> t.seq));
+  /** By due time, ties in order of scheduling ({@link Task#compareTo}). */
+  private final PriorityQueue<Task> queue = new PriorityQueue<>();
   private long now;
   private long sequence;
   /** Tasks cancelled but still in the queue: purged once they are half of it. */
@@ -136,7 +135,7 @@ public final class VirtualTime implements Ticker, Scheduler {
     }
   }
 
-  private static final class Task extends VirtualFuture {
+  private static final class Task extends VirtualFuture implements Comparable<Task> {
     final VirtualTime time;
     final Runnable task;
     final long due;
@@ -152,6 +151,12 @@ public final class VirtualTime implements Ticker, Scheduler {
     @Override
     void onCancel() {
       time.cancelled();
+    }
+
+    /** Earlier due time first, then earlier scheduled (every task has its own sequence number). */
+    @Override
+    public int compareTo(Task other) {
+      return due != other.due ? Long.compare(due, other.due) : Long.compare(seq, other.seq);
     }
   }
 }
