@@ -52,6 +52,13 @@ final class SimOrphanGauges {
     final long attachedAt;
     /** Per shard: the true time since which this gauge counts it, or -1. */
     final long[] countedSince;
+    /** Per shard: whether this gauge counts it, as {@link #counted} last found. */
+    private final boolean[] counted;
+    /** Whether {@link #owners} changed since {@link #counted} was found. */
+    private boolean changed = true;
+    /** The earliest reading at which a shard {@link #counted} left out comes in (its holder's lease expires), if {@link #expires}. */
+    private long nextExpiry;
+    private boolean expires;
 
     Observer(SimReplica process, int shards, long lagNanos, long attachedAt) {
       this.process = process;
@@ -60,9 +67,32 @@ final class SimOrphanGauges {
       this.lagNanos = lagNanos;
       this.countedSince = new long[shards];
       java.util.Arrays.fill(countedSince, -1);
+      this.counted = new boolean[shards];
+    }
+
+    /**
+     * Per shard, whether the gauge counts it at {@code reading} ({@link ObservedOwners#unownedSince}
+     * not {@link ObservedOwners#OWNED}). Asked again only when the observer's leases changed or the
+     * reading reached a held lease's expiry, the only ways an answer changes. Read, not copied.
+     */
+    boolean[] counted(long reading) {
+      if (changed || expires && reading - nextExpiry >= 0) {
+        changed = false;
+        expires = false;
+        for (int shard = 0; shard < counted.length; shard++) {
+          counted[shard] = owners.unownedSince(shard, reading) != ObservedOwners.OWNED;
+          ObservedOwners.Held held = owners.held(shard);
+          if (!counted[shard] && held != null && (!expires || held.until() - nextExpiry < 0)) {
+            expires = true;
+            nextExpiry = held.until();
+          }
+        }
+      }
+      return counted;
     }
 
     void apply(LeaseEvent e) {
+      changed = true;
       long now = process.ticker.read();
       if (e.current() == null) {
         owners.remove(e.previous().key(), now);
@@ -125,16 +155,19 @@ final class SimOrphanGauges {
       if (!o.process.running()) {
         continue;
       }
-      long reading = o.process.ticker.read();
+      boolean[] countedNow = o.counted(o.process.ticker.read());
       for (int shard = 0; shard < sim.shards && !sim.failed(); shard++) {
-        boolean counted = o.owners.unownedSince(shard, reading) != ObservedOwners.OWNED;
+        boolean counted = countedNow[shard];
         if (!counted) {
           o.countedSince[shard] = -1;
         } else if (o.countedSince[shard] < 0) {
           o.countedSince[shard] = now;
         }
-        checkNoSilentOrphan(o, shard, counted, now);
-        checkNoFalseAlarm(o, shard, counted, now);
+        // Each check holds at once where the gauge agrees with the truth.
+        if (counted == ownedByRunning[shard]) {
+          checkNoSilentOrphan(o, shard, counted, now);
+          checkNoFalseAlarm(o, shard, counted, now);
+        }
       }
     }
   }
