@@ -42,6 +42,10 @@ final class SimOrphanGauges {
   private final long[] trulyOwnedSince;
   /** Per shard: the true time of the last change of its Lease in the store. */
   private final long[] lastChange;
+  /** R in nanoseconds. */
+  private final long renewNanos;
+  /** Within one {@link #afterEachTask}: the longest lease duration of the run on the slowest clock. */
+  private long longestLeaseStretched;
 
   /** The gauge of one process. */
   private static final class Observer {
@@ -107,6 +111,7 @@ final class SimOrphanGauges {
     this.trulyUnownedSince = new long[sim.shards];
     this.trulyOwnedSince = new long[sim.shards];
     this.lastChange = new long[sim.shards];
+    this.renewNanos = sim.renew.toNanos();
     java.util.Arrays.fill(trulyOwnedSince, -1);
     sim.store.watch(FaultSimulation.COMPONENT, e -> {
       if (e.key().role() == LeaseRole.SHARD && e.key().shard() < sim.shards) {
@@ -138,6 +143,7 @@ final class SimOrphanGauges {
    */
   void afterEachTask(boolean[] ownedByRunning) {
     long now = sim.time.read();
+    longestLeaseStretched = stretched(sim.longestLease().toNanos());
     for (int shard = 0; shard < sim.shards; shard++) {
       if (ownedByRunning[shard]) {
         trulyUnownedSince[shard] = -1;
@@ -178,7 +184,7 @@ final class SimOrphanGauges {
     }
     Lease lease = sim.shardLeases.get(shard);
     boolean held = lease != null && !lease.isFree() && !sim.shardLeases.drained(shard);
-    long seen = o.lagNanos + sim.renew.toNanos() / 50
+    long seen = o.lagNanos + renewNanos / 50
         + (held ? stretched(DurationLimits.declaredNanos(lease.duration())) : 0);
     // The observer times a version from when it first saw it: at the latest its list at the start.
     if (now - Math.max(lastChange[shard], o.attachedAt) > seen && now - trulyUnownedSince[shard] > seen) {
@@ -195,7 +201,7 @@ final class SimOrphanGauges {
     if (!counted || trulyOwnedSince[shard] < 0 || trulyOwnedSince[shard] > since) {
       return;
     }
-    long limit = stretched(sim.longestLease().toNanos()) + o.lagNanos + sim.renew.toNanos();
+    long limit = longestLeaseStretched + o.lagNanos + renewNanos;
     if (now - since > limit) {
       sim.violation("orphan gauge: at " + sim.time.elapsed() + " " + o.process.name + "'s gauge has counted shard "
           + shard + " without an owner for " + java.time.Duration.ofNanos(now - since) + " while it had one throughout");
