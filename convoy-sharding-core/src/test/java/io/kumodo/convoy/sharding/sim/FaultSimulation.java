@@ -94,6 +94,8 @@ public final class FaultSimulation {
    * API and by an operator's mark).
    */
   private final java.util.Set<SimFault> soft;
+  /** The store's shard Leases, for the checks after every task; its watch is the store's first. */
+  final SimShardLeases shardLeases;
   private final SimChecker checker;
   private final SimOrphanGauges gauges;
   final SimDrains drains = new SimDrains(this);
@@ -130,6 +132,7 @@ public final class FaultSimulation {
     this.soft = SimFaults.soft(catalogue);
     this.random = new Random(b.seed);
     this.keepDraws = new Random(~b.seed);
+    this.shardLeases = new SimShardLeases(store, b.shards); // before any other watch of the store
     this.checker = new SimChecker(this); // after shards
     this.gauges = new SimOrphanGauges(this); // after shards and the store
     this.cluster = new VirtualCluster(time, COMPONENT, shards, store, lease, renew, c -> c.assignment(assignment).shardBy(shardBy));
@@ -184,7 +187,9 @@ public final class FaultSimulation {
   public Result run() {
     time.afterEachTask(() -> {
       checker.afterEachTask();
-      gauges.afterEachTask();
+      if (!failed()) { // (a failed run checks no gauge)
+        gauges.afterEachTask(checker.ownedByRunning());
+      }
     });
     String debugKey = System.getProperty("convoy.sim.debugKey");
     if (debugKey != null) {

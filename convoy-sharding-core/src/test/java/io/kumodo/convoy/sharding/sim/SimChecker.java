@@ -8,7 +8,6 @@ import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.spi.Lease;
 import io.kumodo.convoy.sharding.spi.LeaseKey;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 /**
@@ -52,6 +51,13 @@ final class SimChecker {
   private final long[] lagWait;
   /** When {@link #afterEachTask} last ran. */
   private long lastCheck;
+  /** Per shard, once {@link #afterEachTask} has checked every shard: whether a running process owns it. */
+  private final boolean[] ownedByRunning;
+  /** Within one {@link #afterEachTask}: whether no running process is undrained (1, 0), or not yet known (-1). */
+  private int noLiveReplica;
+  /** Within one {@link #afterEachTask}: the largest listing lag of a running process, {@link Long#MIN_VALUE} for none, or not yet known ({@link #LAG_UNKNOWN}). */
+  private long longestLag;
+  private static final long LAG_UNKNOWN = Long.MIN_VALUE + 1;
 
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
@@ -66,6 +72,7 @@ final class SimChecker {
     this.lagWait = new long[sim.shards];
     this.createWait = new boolean[sim.shards];
     this.startedAt = new java.time.Instant[sim.shards];
+    this.ownedByRunning = new boolean[sim.shards];
   }
 
   /**
@@ -183,10 +190,14 @@ final class SimChecker {
     if (sim.failed()) {
       return;
     }
-    Collection<SimReplica> all = sim.replicas;
+    noLiveReplica = -1;
+    longestLag = LAG_UNKNOWN;
+    List<SimReplica> all = sim.replicas;
+    int processes = all.size();
     for (int shard = 0; shard < sim.shards; shard++) {
       SimReplica first = null;
-      for (SimReplica r : all) {
+      for (int i = 0; i < processes; i++) {
+        SimReplica r = all.get(i);
         if (r.crashed) {
           continue;
         }
@@ -201,12 +212,21 @@ final class SimChecker {
           first = r;
         }
       }
+      ownedByRunning[shard] = first != null && first.running();
       if (first != null) {
         checkToken(shard, first);
       }
       stretch(shard, first != null);
     }
     lastCheck = sim.time.read();
+  }
+
+  /**
+   * Per shard, after an {@link #afterEachTask} that left the run passing: whether a running
+   * process owns it (the truth the orphan gauges are checked against). Read, not copied.
+   */
+  boolean[] ownedByRunning() {
+    return ownedByRunning;
   }
 
   /**
@@ -222,7 +242,7 @@ final class SimChecker {
    */
   private void stretch(int shard, boolean owned) {
     long now = sim.time.read();
-    boolean counted = !owned && !noLiveReplica() && !sim.drains.shardDrained(shard);
+    boolean counted = !owned && !noLiveReplica() && !sim.shardLeases.drained(shard);
     if (!counted) {
       endStretch(shard, now);
       return;
@@ -239,7 +259,7 @@ final class SimChecker {
       // Missing, or created since the stretch began (in the task that began it, say: an undrained
       // replica creating the Leases an outsider deleted while it was drained); a creation time has
       // whole seconds, as Kubernetes' has.
-      Lease lease = sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard));
+      Lease lease = sim.shardLeases.get(shard);
       createWait[shard] = lease == null || lease.created() != null && !lease.created().isBefore(startedAt[shard].truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
     }
     if (unownedSince[shard] == now) {
@@ -252,20 +272,29 @@ final class SimChecker {
         break;
       }
     }
-    for (SimReplica r : sim.replicas) {
-      if (r.running() && r.view.lagging() != null) {
-        lagWait[shard] = Math.max(lagWait[shard], r.view.lagging().lagNanos());
+    if (longestLag == LAG_UNKNOWN) {
+      longestLag = Long.MIN_VALUE;
+      for (SimReplica r : sim.replicas) {
+        if (r.running() && r.view.lagging() != null) {
+          longestLag = Math.max(longestLag, r.view.lagging().lagNanos());
+        }
       }
     }
+    lagWait[shard] = Math.max(lagWait[shard], longestLag);
   }
 
+  /** Whether no running process is undrained: found once per {@link #afterEachTask} (no check changes it). */
   private boolean noLiveReplica() {
-    for (SimReplica r : sim.replicas) {
-      if (r.running() && !r.coordinator.isDrained()) {
-        return false;
+    if (noLiveReplica < 0) {
+      noLiveReplica = 1;
+      for (SimReplica r : sim.replicas) {
+        if (r.running() && !r.coordinator.isDrained()) {
+          noLiveReplica = 0;
+          break;
+        }
       }
     }
-    return true;
+    return noLiveReplica == 1;
   }
 
   /** Ends the stretch of {@code shard}, if one runs, at {@code now} and checks it. */

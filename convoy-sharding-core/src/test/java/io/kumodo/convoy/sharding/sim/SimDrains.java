@@ -271,7 +271,7 @@ final class SimDrains {
 
   /** True when shard {@code shard} is drained (so it may stay unowned). */
   boolean shardDrained(int shard) {
-    return LeaseAnnotations.isDrained(sim.store.get(LeaseKey.shard(FaultSimulation.COMPONENT, shard)));
+    return sim.shardLeases.drained(shard);
   }
 
   /** At the end: no drained shard has an owner. */

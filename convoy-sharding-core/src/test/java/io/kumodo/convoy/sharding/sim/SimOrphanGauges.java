@@ -4,15 +4,14 @@
  */
 package io.kumodo.convoy.sharding.sim;
 
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.internal.DurationLimits;
 import io.kumodo.convoy.sharding.internal.ObservedOwners;
 import io.kumodo.convoy.sharding.spi.Lease;
 import io.kumodo.convoy.sharding.spi.LeaseEvent;
 import io.kumodo.convoy.sharding.spi.LeaseRole;
 import io.kumodo.convoy.sharding.spi.LeaseStore;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The orphan gauges ({@code convoy.sharding.unowned.shards}, {@code convoy.sharding.unowned.oldest})
@@ -35,13 +34,18 @@ import java.util.Map;
  */
 final class SimOrphanGauges {
   private final FaultSimulation sim;
-  private final Map<SimReplica, Observer> observers = new IdentityHashMap<>();
+  /** The gauges, in the order their processes started. */
+  private final List<Observer> observers = new ArrayList<>();
   /** Per shard: the true time since which no running process owns it, or -1 while one does. */
   private final long[] trulyUnownedSince;
   /** Per shard: the true time since which a running process owns it without a break, or -1. */
   private final long[] trulyOwnedSince;
   /** Per shard: the true time of the last change of its Lease in the store. */
   private final long[] lastChange;
+  /** R in nanoseconds. */
+  private final long renewNanos;
+  /** Within one {@link #afterEachTask}: the longest lease duration of the run on the slowest clock. */
+  private long longestLeaseStretched;
 
   /** The gauge of one process. */
   private static final class Observer {
@@ -52,6 +56,13 @@ final class SimOrphanGauges {
     final long attachedAt;
     /** Per shard: the true time since which this gauge counts it, or -1. */
     final long[] countedSince;
+    /** Per shard: whether this gauge counts it, as {@link #counted} last found. */
+    private final boolean[] counted;
+    /** Whether {@link #owners} changed since {@link #counted} was found. */
+    private boolean changed = true;
+    /** The earliest reading at which a shard {@link #counted} left out comes in (its holder's lease expires), if {@link #expires}. */
+    private long nextExpiry;
+    private boolean expires;
 
     Observer(SimReplica process, int shards, long lagNanos, long attachedAt) {
       this.process = process;
@@ -60,9 +71,32 @@ final class SimOrphanGauges {
       this.lagNanos = lagNanos;
       this.countedSince = new long[shards];
       java.util.Arrays.fill(countedSince, -1);
+      this.counted = new boolean[shards];
+    }
+
+    /**
+     * Per shard, whether the gauge counts it at {@code reading} ({@link ObservedOwners#unownedSince}
+     * not {@link ObservedOwners#OWNED}). Asked again only when the observer's leases changed or the
+     * reading reached a held lease's expiry, the only ways an answer changes. Read, not copied.
+     */
+    boolean[] counted(long reading) {
+      if (changed || expires && reading - nextExpiry >= 0) {
+        changed = false;
+        expires = false;
+        for (int shard = 0; shard < counted.length; shard++) {
+          counted[shard] = owners.unownedSince(shard, reading) != ObservedOwners.OWNED;
+          ObservedOwners.Held held = owners.held(shard);
+          if (!counted[shard] && held != null && (!expires || held.until() - nextExpiry < 0)) {
+            expires = true;
+            nextExpiry = held.until();
+          }
+        }
+      }
+      return counted;
     }
 
     void apply(LeaseEvent e) {
+      changed = true;
       long now = process.ticker.read();
       if (e.current() == null) {
         owners.remove(e.previous().key(), now);
@@ -77,6 +111,7 @@ final class SimOrphanGauges {
     this.trulyUnownedSince = new long[sim.shards];
     this.trulyOwnedSince = new long[sim.shards];
     this.lastChange = new long[sim.shards];
+    this.renewNanos = sim.renew.toNanos();
     java.util.Arrays.fill(trulyOwnedSince, -1);
     sim.store.watch(FaultSimulation.COMPONENT, e -> {
       if (e.key().role() == LeaseRole.SHARD && e.key().shard() < sim.shards) {
@@ -98,21 +133,19 @@ final class SimOrphanGauges {
       throw new IllegalStateException("the store of the simulation fails no call of its own", e);
     }
     source.watch(FaultSimulation.COMPONENT, o::apply);
-    observers.put(r, o);
+    observers.add(o);
   }
 
-  /** After every virtual task: the truth moves on, then each running process's gauge is checked against it. */
-  void afterEachTask() {
+  /**
+   * After every virtual task, once the {@link SimChecker} found the run passing: the truth moves on
+   * ({@code ownedByRunning}: per shard, whether a running process owns it, as the checker found),
+   * then each running process's gauge is checked against it.
+   */
+  void afterEachTask(boolean[] ownedByRunning) {
     long now = sim.time.read();
+    longestLeaseStretched = stretched(sim.longestLease().toNanos());
     for (int shard = 0; shard < sim.shards; shard++) {
-      boolean owned = false;
-      for (SimReplica r : sim.replicas) {
-        if (r.running() && r.coordinator.owns(shard)) {
-          owned = true;
-          break;
-        }
-      }
-      if (owned) {
+      if (ownedByRunning[shard]) {
         trulyUnownedSince[shard] = -1;
         if (trulyOwnedSince[shard] < 0) {
           trulyOwnedSince[shard] = now;
@@ -124,20 +157,23 @@ final class SimOrphanGauges {
         }
       }
     }
-    for (Observer o : observers.values()) {
+    for (Observer o : observers) {
       if (!o.process.running()) {
         continue;
       }
-      long reading = o.process.ticker.read();
+      boolean[] countedNow = o.counted(o.process.ticker.read());
       for (int shard = 0; shard < sim.shards && !sim.failed(); shard++) {
-        boolean counted = o.owners.unownedSince(shard, reading) != ObservedOwners.OWNED;
+        boolean counted = countedNow[shard];
         if (!counted) {
           o.countedSince[shard] = -1;
         } else if (o.countedSince[shard] < 0) {
           o.countedSince[shard] = now;
         }
-        checkNoSilentOrphan(o, shard, counted, now);
-        checkNoFalseAlarm(o, shard, counted, now);
+        // Each check holds at once where the gauge agrees with the truth.
+        if (counted == ownedByRunning[shard]) {
+          checkNoSilentOrphan(o, shard, counted, now);
+          checkNoFalseAlarm(o, shard, counted, now);
+        }
       }
     }
   }
@@ -146,9 +182,9 @@ final class SimOrphanGauges {
     if (counted || trulyUnownedSince[shard] < 0 || trulyUnownedSince[shard] == now) {
       return;
     }
-    Lease lease = sim.store.get(io.kumodo.convoy.sharding.spi.LeaseKey.shard(FaultSimulation.COMPONENT, shard));
-    boolean held = lease != null && !lease.isFree() && !LeaseAnnotations.isDrained(lease);
-    long seen = o.lagNanos + sim.renew.toNanos() / 50
+    Lease lease = sim.shardLeases.get(shard);
+    boolean held = lease != null && !lease.isFree() && !sim.shardLeases.drained(shard);
+    long seen = o.lagNanos + renewNanos / 50
         + (held ? stretched(DurationLimits.declaredNanos(lease.duration())) : 0);
     // The observer times a version from when it first saw it: at the latest its list at the start.
     if (now - Math.max(lastChange[shard], o.attachedAt) > seen && now - trulyUnownedSince[shard] > seen) {
@@ -165,7 +201,7 @@ final class SimOrphanGauges {
     if (!counted || trulyOwnedSince[shard] < 0 || trulyOwnedSince[shard] > since) {
       return;
     }
-    long limit = stretched(sim.longestLease().toNanos()) + o.lagNanos + sim.renew.toNanos();
+    long limit = longestLeaseStretched + o.lagNanos + renewNanos;
     if (now - since > limit) {
       sim.violation("orphan gauge: at " + sim.time.elapsed() + " " + o.process.name + "'s gauge has counted shard "
           + shard + " without an owner for " + java.time.Duration.ofNanos(now - since) + " while it had one throughout");

@@ -42,8 +42,10 @@ final class SimReplica {
   final ProcessScheduler scheduler;
   final Coordinator coordinator;
   final Set<Integer> replay = new TreeSet<>();
-  /** Shards in {@link #replay} that this process was seen not to own since it was told of them. */
-  final Set<Integer> lapsed = new TreeSet<>();
+  /** Per shard: whether it is in {@link #replay} (read after every task, where a set's lookup costs). */
+  private final boolean[] told;
+  /** Per shard in {@link #replay}: whether this process was seen not to own it since it was told of it. */
+  private final boolean[] lapsed;
   /** Per shard: when OnChange last told this process it acquired it (virtual nanoseconds). */
   final long[] acquiredAt;
   /** How this process sees the store: with a watch, a lagging one, or none. */
@@ -72,6 +74,8 @@ final class SimReplica {
     this.name = name;
     this.view = view;
     this.acquiredAt = new long[sim.shards];
+    this.told = new boolean[sim.shards];
+    this.lapsed = new boolean[sim.shards];
     VirtualTime time = sim.time;
     Random random = sim.random;
     long storeSeed = random.nextLong();
@@ -162,14 +166,14 @@ final class SimReplica {
    * an acquisition reported in between (its callbacks must hear of every ownership period).
    */
   void checkOwnsAgainstOnChange(int shard, boolean owns) {
-    if (!replay.contains(shard)) {
+    if (!told[shard]) {
       if (owns) {
         sim.violation("OnChange: " + name + " owns shard " + shard + " at " + sim.time.elapsed()
             + " but was never told it acquired it");
       }
     } else if (!owns) {
-      lapsed.add(shard);
-    } else if (lapsed.contains(shard)) {
+      lapsed[shard] = true;
+    } else if (lapsed[shard]) {
       sim.violation("OnChange: " + name + " owns shard " + shard + " again at " + sim.time.elapsed()
           + " after it was seen not to own it, without being told of a release and an acquisition");
     }
@@ -182,13 +186,15 @@ final class SimReplica {
     }
     heardAny = true;
     for (int s : change.released()) {
-      lapsed.remove(s);
+      lapsed[s] = false;
+      told[s] = false;
       if (!replay.remove(s)) {
         sim.violation("OnChange: " + name + " released shard " + s + " it did not own at " + sim.time.elapsed());
       }
     }
     for (int s : change.acquired()) {
       acquiredAt[s] = sim.time.read();
+      told[s] = true;
       if (!replay.add(s)) {
         sim.violation("OnChange: " + name + " acquired shard " + s + " twice at " + sim.time.elapsed());
       }
