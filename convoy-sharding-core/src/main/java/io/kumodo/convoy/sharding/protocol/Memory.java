@@ -17,6 +17,7 @@ import java.time.temporal.ChronoUnit;
  * @param highestToken the highest fencing token seen of its lease (listed or written), or -1
  * @param ownToken the token of this replica's last successful write of its lease, or -2
  * @param lastSent when the last write of its lease was sent
+ * @param lastWritten when the last write of its lease that succeeded was sent
  * @param uncertainTake a take answered with an error (it may have taken effect): the transition
  *     count it would have written
  * @param uncertainAcquired the acquire time that uncertain take would have written (this
@@ -29,7 +30,7 @@ import java.time.temporal.ChronoUnit;
  * @param createWantedSince in the create wait: since when it was wanted, reported once owned
  * @param releaseStarted when it first left the owned set, until the lease is dropped
  */
-public record Memory(int shard, long highestToken, long ownToken, long lastSent, long uncertainTake,
+public record Memory(int shard, long highestToken, long ownToken, long lastSent, long lastWritten, long uncertainTake,
     Instant uncertainAcquired, int unsettled, boolean lookAgain, boolean wanted, long wantedSince, long ownableFrom,
     long createWantedSince, long releaseStarted) {
   /** No time. */
@@ -37,24 +38,24 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /** Nothing known of {@code shard}. */
   public static Memory initial(int shard) {
-    return new Memory(shard, -1, -2, NONE, NONE, null, 0, false, false, NONE, NONE, NONE, NONE);
+    return new Memory(shard, -1, -2, NONE, NONE, NONE, null, 0, false, false, NONE, NONE, NONE, NONE);
   }
 
   /** Step 4 for this shard: wanted or not at {@code now}. */
   Memory wanted(boolean w, long now) {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, w, !w ? NONE : wantedSince == NONE ? now : wantedSince, ownableFrom, createWantedSince,
         releaseStarted);
   }
 
   Memory withWantedSince(long since) {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, since, ownableFrom, createWantedSince, releaseStarted);
   }
 
   /** Out of the owned set at {@code now}; the first time counts when it is released again. */
   Memory released(long now) {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, wantedSince, ownableFrom, createWantedSince, releaseStarted == NONE ? now : releaseStarted);
   }
 
@@ -65,25 +66,25 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /** Its lease is no longer held or to be freed. */
   Memory dropped() {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, 0, false, wanted,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, 0, false, wanted,
         wantedSince, ownableFrom, createWantedSince, NONE);
   }
 
   /** Its lease was written by this replica with {@code token}: held or kept. */
   Memory wrote(long token) {
-    return new Memory(shard, Math.max(highestToken, token), token, lastSent, uncertainTake, uncertainAcquired, 0,
+    return new Memory(shard, Math.max(highestToken, token), token, lastSent, lastSent, uncertainTake, uncertainAcquired, 0,
         lookAgain, wanted, wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
   /** Its lease was kept (renewed while released): no longer unsettled. */
   Memory settled() {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, 0, lookAgain,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastSent, uncertainTake, uncertainAcquired, 0, lookAgain,
         wanted, wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
   /** Notes a fencing token seen of its lease. */
   Memory sawToken(long token) {
-    return token <= highestToken ? this : new Memory(shard, token, ownToken, lastSent, uncertainTake,
+    return token <= highestToken ? this : new Memory(shard, token, ownToken, lastSent, lastWritten, uncertainTake,
         uncertainAcquired, unsettled, lookAgain, wanted, wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
@@ -97,8 +98,27 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /** A take answered with an error: it may have taken effect with {@code transitions} and {@code acquired}. */
   Memory takeUncertain(long transitions, Instant acquired) {
-    return new Memory(shard, highestToken, ownToken, lastSent, transitions, acquired, unsettled, lookAgain, wanted,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, transitions, acquired, unsettled, lookAgain, wanted,
         wantedSince, ownableFrom, createWantedSince, releaseStarted);
+  }
+
+  /**
+   * When a write that conflicted without news is to be made again: a short while after it was
+   * sent (a quarter of the renew interval, at most 20 ms), twice that after a second such
+   * conflict in a row, and so on up to a renew interval, so a listing that stays behind costs no
+   * more writes than renewals do; {@link #NONE} when nothing is to be looked at again.
+   */
+  public long lookAgainAt(long renewNanos) {
+    if (!lookAgain) {
+      return NONE;
+    }
+    long soon = Math.min(renewNanos / 4, 20_000_000L);
+    return lastSent + Math.min(soon << Math.min(unsettled - 1, 16), renewNanos);
+  }
+
+  /** True when a write that conflicted without news is due again at {@code now} (see {@link #lookAgainAt}). */
+  boolean lookAgainDue(long now, long renewNanos) {
+    return lookAgain && now - lookAgainAt(renewNanos) >= 0;
   }
 
   /** The uncertain take is looked at once, at the next tick. */
@@ -117,37 +137,37 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /** A write of its lease was sent at {@code at}. */
   Memory sent(long at) {
-    return new Memory(shard, highestToken, ownToken, at, uncertainTake, uncertainAcquired, unsettled, false, wanted,
+    return new Memory(shard, highestToken, ownToken, at, lastWritten, uncertainTake, uncertainAcquired, unsettled, false, wanted,
         wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
   /** Its last write conflicted, and a re-read showed no other holder: written again at the next tick. */
   Memory lookedAgain() {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled + 1, true,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled + 1, true,
         wanted, wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
   /** A create of its lease was sent at or after {@code at}: ownable {@code wait} later (the create wait). */
   Memory created(long at, long wait) {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, wantedSince, at + wait, createWantedSince, releaseStarted);
   }
 
   /** The lease is no longer this replica's creation. */
   Memory forgetCreate() {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, wantedSince, NONE, NONE, releaseStarted);
   }
 
   /** In the create wait: reports its acquisition, wanted since {@code since}, once owned. */
   Memory withCreateWantedSince(long since) {
-    return new Memory(shard, highestToken, ownToken, lastSent, uncertainTake, uncertainAcquired, unsettled,
+    return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, wantedSince, ownableFrom, since, releaseStarted);
   }
 
   /** Owned: its create wait is over and no longer matters. */
   Memory owned() {
-    return ownableFrom == NONE ? this : new Memory(shard, highestToken, ownToken, lastSent, uncertainTake,
+    return ownableFrom == NONE ? this : new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake,
         uncertainAcquired, unsettled, lookAgain, wanted, wantedSince, NONE, createWantedSince, releaseStarted);
   }
 

@@ -173,7 +173,10 @@ public sealed interface ShardState {
         return new Held(m, lease).release(in.now()).free(in, step);
       }
       Held self = new Held(m, lease);
-      boolean due = in.regular() || in.now() - in.renewedAt(shard()) >= in.renewNanos() || m.lookAgain();
+      // After a conflict without news only the backoff of looking again decides (a listing that lags
+      // behind an outsider's edit would otherwise have every tick rewrite the lease until it caught up).
+      boolean due = in.regular() || (m.lookAgain() ? m.lookAgainDue(in.now(), in.renewNanos())
+          : in.now() - in.renewedAt(shard()) >= in.renewNanos());
       return due ? step.renew(self, lease) : self;
     }
   }
@@ -219,12 +222,17 @@ public sealed interface ShardState {
 
     private boolean keepDue(Listing in) {
       long last = memory.lastSent();
-      long renewed = in.renewedAt(shard());
+      // The last successful write: a renewal while held (its owned time) or a keep since.
+      long renewed = memory.lastWritten() == Memory.NONE ? in.renewedAt(shard())
+          : Math.max(in.renewedAt(shard()), memory.lastWritten());
       // A write sent since the last successful one failed: due again, as a held shard's renewal
       // is, once the last successful write is a renew interval old (else the lease may lapse
       // under a running reconcile: a failed renewal in a partition, then a drain just after it).
       boolean lastFailed = last != Memory.NONE && last - renewed > 0 && in.now() - renewed >= in.renewNanos();
-      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || lastFailed || memory.lookAgain();
+      if (memory.lookAgain()) {
+        return memory.lookAgainDue(in.now(), in.renewNanos());
+      }
+      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || lastFailed;
     }
   }
 }
