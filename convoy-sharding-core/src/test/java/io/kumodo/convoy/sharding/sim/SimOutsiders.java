@@ -45,12 +45,12 @@ final class SimOutsiders {
   }
 
   /**
-   * Off by default ({@code -Dconvoy.sim.overlongDurations=true} turns it on): a stranger's member
-   * Lease declaring 300 years ({@link #strangerDeclaringCenturies}). Open: with it, some schedules
-   * miss the liveness bound (docs/notes/2026-12-02-simulation-findings.md).
+   * On by default: a stranger's member Lease declaring 300 years ({@link #strangerDeclaringCenturies}).
+   * {@code -Dconvoy.sim.overlongDurations=false} leaves it out, and each seed then draws the
+   * schedule it drew while this fault was opt-in (docs/notes/2026-12-02-simulation-findings.md).
    */
   static final boolean OVERLONG_DURATIONS =
-      Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "false"));
+      Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "true"));
 
   /**
    * A custom store lists a member Lease of a stranger declaring 300 years, beyond what a long of
