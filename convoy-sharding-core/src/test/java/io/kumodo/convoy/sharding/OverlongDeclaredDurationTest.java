@@ -76,6 +76,30 @@ class OverlongDeclaredDurationTest {
     assertThat(warnings("convoy-cm/shard/1")).hasSize(1);
   }
 
+  @Test
+  void aStrangersMemberLeaseDeclaringThreeCenturiesDoesNotStretchTheCreateWaitOfADeletedShardLeaseBeyondTheLeaseDuration()
+      throws Exception {
+    TestCluster cluster = new TestCluster(4);
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.run(Duration.ofSeconds(5));
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1, 2, 3);
+
+    // Another tool's Lease, named and labelled as a member's, with the shard count: only its duration differs.
+    cluster.store.put(stranger());
+    cluster.run(TestCluster.RENEW);
+    LeaseKey key = LeaseKey.shard("convoy-cm", 1);
+    cluster.store.delete(cluster.store.get(key));
+    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
+    assertThat(a.coordinator.ownedShards()).as("created again and owned a lease duration later, not 24 h")
+        .containsExactly(0, 1, 2, 3);
+  }
+
+  /** A member Lease of a stranger declaring three centuries, publishing the cluster's shard count. */
+  private static Lease stranger() {
+    return new Lease(LeaseKey.member("convoy-cm", "stranger"), "stranger", THREE_CENTURIES, null, null, 0,
+        Map.of(LeaseAnnotations.SHARDS, "4"), null);
+  }
+
   private List<String> warnings(String text) {
     return appender.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
         .filter(m -> m.contains(text)).toList();

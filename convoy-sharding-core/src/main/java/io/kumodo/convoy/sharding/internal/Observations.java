@@ -109,7 +109,8 @@ public final class Observations {
    * edit), and it owns shards until that duration less the margin after its last renewal, which
    * came before the listing that showed the lease deleted. A lease unchanged for its duration (a
    * replica that stopped renewing, or a stranger's lease) no longer counts: whoever wrote it owns
-   * nothing by it. Capped at {@link DurationLimits#MAX_DURATION}.
+   * nothing by it. A lease declaring more than {@link DurationLimits#MAX_DURATION} does not count
+   * at all: no coordinator writes one, so its writer is another tool that owns nothing either.
    */
   public long longestDeclared() {
     return longest;
@@ -131,7 +132,8 @@ public final class Observations {
     for (Lease lease : listed) {
       boolean held = lease.key().role() == LeaseRole.MEMBER && !lease.isFree()
           && lease.holder().equals(lease.key().replicaId());
-      long d = DurationLimits.declaredNanos(lease.duration());
+      // A member lease declaring more than any coordinator writes is another tool's: it holds no shard by it.
+      long d = DurationLimits.overlong(lease.duration()) ? 0 : DurationLimits.declaredNanos(lease.duration());
       if (held && d > 0) {
         if (age(lease, now) < d) {
           live.put(lease.key(), new Member(d, !firstVersion(lease)));

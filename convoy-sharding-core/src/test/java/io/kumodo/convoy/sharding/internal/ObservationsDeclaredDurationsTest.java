@@ -57,6 +57,20 @@ class ObservationsDeclaredDurationsTest {
   }
 
   @Test
+  void aMemberLeaseDeclaringMoreThanAnyCoordinatorWritesLengthensNoWaitEvenWhileItChanges() {
+    // A stranger's Lease named and labelled as a member's, declaring 300 years: no coordinator
+    // declares more than 24 h, so its writer holds no shard that a wait would have to outlast.
+    Observations o = new Observations();
+    Lease cmB = member("cm-b", Duration.ofSeconds(30), "2");
+    o.observe(List.of(member("cm-x", Duration.ofDays(365L * 300), "1"), cmB), 0);
+    assertThat(o.longestDeclared()).isEqualTo(30 * S);
+    o.observe(List.of(member("cm-x", Duration.ofDays(365L * 300), "3"), cmB), S);
+    assertThat(o.longestDeclared()).as("seen changing").isEqualTo(30 * S);
+    o.observe(List.of(cmB), 2 * S);
+    assertThat(o.longestDeclared()).as("deleted after it was seen changing").isEqualTo(30 * S);
+  }
+
+  @Test
   void aMemberLeaseDeclaringAShorterDurationThatIsNotRenewedStopsCountingAsTheShortestAfterThatDuration() {
     // A stranger's Lease named and labelled as a member's (or an operator's edit) declaring 1 s
     // would otherwise fence every holder 0.8 s after each renewal for as long as it is listed.

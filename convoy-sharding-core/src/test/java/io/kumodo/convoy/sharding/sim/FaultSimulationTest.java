@@ -24,13 +24,15 @@ import org.junit.jupiter.api.Test;
  * Seeded fault schedules (2,000 in {@code mvn verify}, 20,000 in {@code .ci/run}): safety and fencing tokens at every virtual instant,
  * liveness within the bound after the last fault, no lost or duplicated OnChange. The schedules
  * run in parallel, one per core (each is independent and deterministic by its seed). Every fault
- * family is on, two processes with one replica ID ({@link SimSameId}) included, but the changes
+ * family is on, two processes with one replica ID ({@link SimSameId}) and a stranger's member Lease
+ * declaring 300 years ({@link SimOutsiders#OVERLONG_DURATIONS}) included, but the changes
  * of {@code --lease-duration} ({@link SimLeaseDurations}), opt-in.
  * {@code -Dconvoy.sim.schedules=100000} soaks longer, {@code -Dconvoy.sim.threads=N} sets the
  * threads, {@code -Dconvoy.sim.seed=S} replays one schedule (and prints its trace, failing or
  * not), {@code -Dconvoy.sim.firstSeed=S} searches further seeds, {@code -Dconvoy.sim.failures=N}
  * stops at the N-th failing seed (default 3), {@code -Dconvoy.sim.sameId=false} turns that family
- * off, {@code -Dconvoy.sim.leaseDurations=true} turns the lease-duration changes on.
+ * off, {@code -Dconvoy.sim.overlongDurations=false} leaves out the stranger's Lease,
+ * {@code -Dconvoy.sim.leaseDurations=true} turns the lease-duration changes on.
  */
 class FaultSimulationTest {
   private static final int SCHEDULES = Integer.getInteger("convoy.sim.schedules", 2_000);

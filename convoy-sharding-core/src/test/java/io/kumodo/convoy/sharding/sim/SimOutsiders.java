@@ -45,21 +45,22 @@ final class SimOutsiders {
   }
 
   /**
-   * Off by default ({@code -Dconvoy.sim.overlongDurations=true} turns it on): a stranger's member
-   * Lease declaring 300 years ({@link #strangerDeclaringCenturies}). Open: with it, some schedules
-   * miss the liveness bound (docs/notes/2026-12-02-simulation-findings.md).
+   * On by default: a stranger's member Lease declaring 300 years ({@link #strangerDeclaringCenturies}).
+   * {@code -Dconvoy.sim.overlongDurations=false} leaves it out, and each seed then draws the
+   * schedule it drew while this fault was opt-in (docs/notes/2026-12-02-simulation-findings.md).
    */
   static final boolean OVERLONG_DURATIONS =
-      Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "false"));
+      Boolean.parseBoolean(System.getProperty("convoy.sim.overlongDurations", "true"));
 
   /**
    * A custom store lists a member Lease of a stranger declaring 300 years, beyond what a long of
-   * nanoseconds holds, with the simulation's shard count: it must not make a tick throw (a member
-   * Lease is live for L, whatever it declares).
+   * nanoseconds holds, with the shard count and shard function the replicas publish (so only its
+   * duration differs): it must not make a tick throw (a member Lease is live for L, whatever it
+   * declares).
    */
   static void strangerDeclaringCenturies(FaultSimulation sim) {
     Instant now = sim.time.clock().instant();
-    Map<String, String> count = Map.of(LeaseAnnotations.SHARDS, Integer.toString(sim.shards));
+    Map<String, String> count = Map.of(LeaseAnnotations.SHARDS, sim.shardBy.published(sim.shards));
     sim.store.put(new Lease(LeaseKey.member(FaultSimulation.COMPONENT, "stranger"), "stranger",
         Duration.ofDays(365L * 300), now, now, 0, count, null));
     sim.note("outsider writes a member Lease of stranger declaring 300 years");
