@@ -36,7 +36,7 @@ public final class ShardKey {
 
   /** 32-bit FNV-1a of the UTF-8 encoding of {@code s}. Read the result as unsigned. */
   public static int fnv1a32(CharSequence s) {
-    return (int) fnv1a(OFFSET_BASIS, PRIME, s);
+    return hashChars(OFFSET_BASIS, s);
   }
 
   /** The shard of {@code key}: {@code fnv1a32(key)} as unsigned, modulo {@code shardCount}. */
@@ -54,12 +54,13 @@ public final class ShardKey {
     if (name == null) {
       throw new NullPointerException("name");
     }
-    long h = OFFSET_BASIS;
+    int h = OFFSET_BASIS;
     if (namespace != null && !namespace.isEmpty()) {
-      h = fnv1a(h, PRIME, namespace);
+      h = hashChars(h, namespace);
       h = (h ^ '/') * PRIME;
     }
-    return reduce((int) fnv1a(h, PRIME, name), shardCount);
+    h = hashChars(h, name);
+    return reduce(h, shardCount);
   }
 
   /**
@@ -67,7 +68,34 @@ public final class ShardKey {
    * sharded field ({@code HashField}). Read the result as unsigned.
    */
   public static long fnv1a64(CharSequence s) {
-    return fnv1a(OFFSET_BASIS_64, PRIME_64, s);
+    long h = OFFSET_BASIS_64;
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        h = (h ^ c) * PRIME_64;
+      } else if (c < 0x800) {
+        h = (h ^ (0xC0 | (c >> 6))) * PRIME_64;
+        h = (h ^ (0x80 | (c & 0x3F))) * PRIME_64;
+      } else if (Character.isSurrogate(c)) {
+        char d;
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(d = s.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, d);
+          i++;
+          h = (h ^ (0xF0 | (cp >> 18))) * PRIME_64;
+          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME_64;
+          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME_64;
+          h = (h ^ (0x80 | (cp & 0x3F))) * PRIME_64;
+        } else {
+          h = (h ^ '?') * PRIME_64; // unpaired surrogate: what String.getBytes(UTF_8) writes
+        }
+      } else {
+        h = (h ^ (0xE0 | (c >> 12))) * PRIME_64;
+        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME_64;
+        h = (h ^ (0x80 | (c & 0x3F))) * PRIME_64;
+      }
+    }
+    return h;
   }
 
   /**
@@ -150,37 +178,32 @@ public final class ShardKey {
     }
   }
 
-  /**
-   * FNV-1a with {@code prime} from {@code hash} over the UTF-8 encoding of {@code s}, without
-   * encoding it. The 32-bit hash is the low half of this one computed with its prime: a product's
-   * low 32 bits depend only on its factors' low 32 bits.
-   */
-  private static long fnv1a(long hash, long prime, CharSequence s) {
-    long h = hash;
+  private static int hashChars(int hash, CharSequence s) {
+    int h = hash;
     int n = s.length();
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
-        h = (h ^ c) * prime;
+        h = (h ^ c) * PRIME;
       } else if (c < 0x800) {
-        h = (h ^ (0xC0 | (c >> 6))) * prime;
-        h = (h ^ (0x80 | (c & 0x3F))) * prime;
+        h = (h ^ (0xC0 | (c >> 6))) * PRIME;
+        h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
       } else if (Character.isSurrogate(c)) {
         char d;
         if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(d = s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, d);
           i++;
-          h = (h ^ (0xF0 | (cp >> 18))) * prime;
-          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * prime;
-          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * prime;
-          h = (h ^ (0x80 | (cp & 0x3F))) * prime;
+          h = (h ^ (0xF0 | (cp >> 18))) * PRIME;
+          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME;
+          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME;
+          h = (h ^ (0x80 | (cp & 0x3F))) * PRIME;
         } else {
-          h = (h ^ '?') * prime; // unpaired surrogate: what String.getBytes(UTF_8) writes
+          h = (h ^ '?') * PRIME; // unpaired surrogate: what String.getBytes(UTF_8) writes
         }
       } else {
-        h = (h ^ (0xE0 | (c >> 12))) * prime;
-        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * prime;
-        h = (h ^ (0x80 | (c & 0x3F))) * prime;
+        h = (h ^ (0xE0 | (c >> 12))) * PRIME;
+        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME;
+        h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
       }
     }
     return h;
