@@ -116,11 +116,6 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
     return lastSent + Math.min(soon << Math.min(unsettled - 1, 16), renewNanos);
   }
 
-  /** True when a write that conflicted without news is due again at {@code now} (see {@link #lookAgainAt}). */
-  boolean lookAgainDue(long now, long renewNanos) {
-    return lookAgain && now - lookAgainAt(renewNanos) >= 0;
-  }
-
   /** The uncertain take is looked at once, at the next tick. */
   Memory forgetUncertainTake() {
     return uncertainTake == NONE ? this : takeUncertain(NONE, uncertainAcquired);

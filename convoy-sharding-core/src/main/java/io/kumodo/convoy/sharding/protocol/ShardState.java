@@ -173,10 +173,9 @@ public sealed interface ShardState {
         return new Held(m, lease).release(in.now()).free(in, step);
       }
       Held self = new Held(m, lease);
-      // After a conflict without news only the backoff of looking again decides (a listing that lags
-      // behind an outsider's edit would otherwise have every tick rewrite the lease until it caught up).
-      boolean due = in.regular() || (m.lookAgain() ? m.lookAgainDue(in.now(), in.renewNanos())
-          : in.now() - in.renewedAt(shard()) >= in.renewNanos());
+      // After a conflict without news every tick writes it again: the write that follows the listing's
+      // catching up with the other writer succeeds (re-read, then written on the version it shows).
+      boolean due = in.regular() || in.now() - in.renewedAt(shard()) >= in.renewNanos() || m.lookAgain();
       return due ? step.renew(self, lease) : self;
     }
   }
@@ -229,10 +228,7 @@ public sealed interface ShardState {
       // is, once the last successful write is a renew interval old (else the lease may lapse
       // under a running reconcile: a failed renewal in a partition, then a drain just after it).
       boolean lastFailed = last != Memory.NONE && last - renewed > 0 && in.now() - renewed >= in.renewNanos();
-      if (memory.lookAgain()) {
-        return memory.lookAgainDue(in.now(), in.renewNanos());
-      }
-      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || lastFailed;
+      return last == Memory.NONE || in.now() - last >= in.renewNanos() / 2 || lastFailed || memory.lookAgain();
     }
   }
 }
