@@ -143,7 +143,10 @@ class ShardScopedInformerShardSelectorTest {
       // start() runs where an ownership change would build the first informer: on the tick thread.
       await().atMost(Duration.ofSeconds(5)).until(() -> started.isDone() && other.hasSynced());
       assertThat(uids(other.store().list())).containsExactlyInAnyOrderElementsOf(uidsIn(Set.of(0, 2)));
-      assertThat(api.spoiled()).as("the probe was sent, and is still held back").isEqualTo(1);
+      // A fabric8 without shard selectors (7.x) sends no probe: it knows without asking.
+      boolean probes = java.util.Arrays.stream(io.fabric8.kubernetes.api.model.ListOptionsBuilder.class.getMethods())
+          .anyMatch(m -> m.getName().equals("withShardSelector"));
+      assertThat(api.spoiled()).as("the probe was sent, and is still held back").isEqualTo(probes ? 1 : 0);
     } finally {
       other.close();
       api.heal();
