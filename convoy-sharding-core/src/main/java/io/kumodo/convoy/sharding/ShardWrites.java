@@ -246,7 +246,9 @@ final class ShardWrites {
     states[shard] = after;
     Memory m = after.memory();
     if (m.lookAgain()) {
-      expiresAt.accept(m.lookAgainAt(s.renewNanos())); // looked at again soon, later after each such conflict
+      // Looked at again soon: after a short while, twice that after a second such conflict in a row,
+      // and so on up to a renew interval (a listing that stays behind costs no more writes than renewals do).
+      expiresAt.accept(now + Math.min(ShardListing.soon(s) << Math.min(m.unsettled() - 1, 16), s.renewNanos()));
     }
     return after;
   }

@@ -166,15 +166,16 @@ public final class Observations {
           Durations.format(DurationLimits.MAX_DURATION));
     }
     String fp = fingerprint(lease);
-    String free = freeSince(lease);
     Seen s = seen.get(lease.key());
-    if (s != null && !s.fingerprint.equals(fp) && free != null && free.equals(s.free)) {
-      s = new Seen(fp, s.since, s.first, free); // still free since then: no holder came between
-      seen.put(lease.key(), s);
-    } else if (s == null || !s.fingerprint.equals(fp)) {
-      Watched w = watched.get(lease.key());
-      long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
-      s = new Seen(fp, since, s == null, free);
+    if (s == null || !s.fingerprint.equals(fp)) {
+      String free = freeSince(lease);
+      if (s != null && free != null && free.equals(s.free)) {
+        s = new Seen(fp, s.since, s.first, free); // still free since then: no holder came between
+      } else {
+        Watched w = watched.get(lease.key());
+        long since = w != null && w.fingerprint.equals(fp) && w.since - now < 0 ? w.since : now;
+        s = new Seen(fp, since, s == null, free);
+      }
       seen.put(lease.key(), s);
     }
     return s.since;

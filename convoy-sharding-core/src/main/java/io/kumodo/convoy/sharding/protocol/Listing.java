@@ -4,7 +4,6 @@
  */
 package io.kumodo.convoy.sharding.protocol;
 
-import io.kumodo.convoy.sharding.LeaseAnnotations;
 import io.kumodo.convoy.sharding.spi.Lease;
 import java.time.Instant;
 import java.util.List;
@@ -50,18 +49,6 @@ public record Listing(Options options, long now, Instant wall, boolean regular, 
 
   long renewedAt(int shard) {
     return renewedAt[shard];
-  }
-
-  /**
-   * True when {@code lease} names this process as its holder: this replica's ID and this
-   * incarnation, or, with {@code orUnmarked}, no incarnation at all (a Lease written without one).
-   */
-  boolean heldByThisProcess(Lease lease, boolean orUnmarked) {
-    if (lease == null || lease.isFree() || !lease.holder().equals(options.replicaId())) {
-      return false;
-    }
-    String theirs = lease.annotations().get(LeaseAnnotations.INCARNATION);
-    return theirs == null ? orUnmarked : theirs.equals(options.incarnation());
   }
 
   long renewNanos() {

@@ -102,20 +102,6 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
         wantedSince, ownableFrom, createWantedSince, releaseStarted);
   }
 
-  /**
-   * When a write that conflicted without news is to be made again: a short while after it was
-   * sent (a quarter of the renew interval, at most 20 ms), twice that after a second such
-   * conflict in a row, and so on up to a renew interval, so a listing that stays behind costs no
-   * more writes than renewals do; {@link #NONE} when nothing is to be looked at again.
-   */
-  public long lookAgainAt(long renewNanos) {
-    if (!lookAgain) {
-      return NONE;
-    }
-    long soon = Math.min(renewNanos / 4, 20_000_000L);
-    return lastSent + Math.min(soon << Math.min(unsettled - 1, 16), renewNanos);
-  }
-
   /** The uncertain take is looked at once, at the next tick. */
   Memory forgetUncertainTake() {
     return uncertainTake == NONE ? this : takeUncertain(NONE, uncertainAcquired);
@@ -126,7 +112,7 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
    * holder, this incarnation (or none), the transition count and the acquire time the take wrote.
    */
   boolean ownLostTake(Listing in, Lease listed) {
-    return uncertainTake != NONE && in.heldByThisProcess(listed, true) && listed.transitions() == uncertainTake
+    return uncertainTake != NONE && in.options().heldByThisProcess(listed, true) && listed.transitions() == uncertainTake
         && sameInstant(listed.acquireTime(), uncertainAcquired);
   }
 

@@ -292,9 +292,8 @@ public final class Protocol {
    * acquire time.
    */
   public boolean sameHolding(Lease current, Lease mine) {
-    String theirs = current.annotations().get(LeaseAnnotations.INCARNATION);
-    return current.holder().equals(o.replicaId()) && (theirs == null || theirs.equals(o.incarnation()))
-        && current.transitions() == mine.transitions() && Memory.sameInstant(current.acquireTime(), mine.acquireTime());
+    return o.heldByThisProcess(current, true) && current.transitions() == mine.transitions()
+        && Memory.sameInstant(current.acquireTime(), mine.acquireTime());
   }
 
   /** {@code mine} freed by {@code replicaId}: holder empty, {@link LeaseAnnotations#FREED_BY} set. */

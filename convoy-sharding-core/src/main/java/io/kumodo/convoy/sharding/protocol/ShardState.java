@@ -99,7 +99,7 @@ public sealed interface ShardState {
       if (!in.drained() && listed == null) {
         return step.create(this, in);
       }
-      if (in.heldByThisProcess(listed, false)) {
+      if (in.options().heldByThisProcess(listed, false)) {
         // A Lease of ours this state no longer holds (given up after conflicts whose re-reads came
         // from a listing that lagged past the fencing deadline): freed like any released Lease,
         // once idle, or no peer could take it before it expires.
@@ -222,8 +222,7 @@ public sealed interface ShardState {
     private boolean keepDue(Listing in) {
       long last = memory.lastSent();
       // The last successful write: a renewal while held (its owned time) or a keep since.
-      long renewed = memory.lastWritten() == Memory.NONE ? in.renewedAt(shard())
-          : Math.max(in.renewedAt(shard()), memory.lastWritten());
+      long renewed = Math.max(in.renewedAt(shard()), memory.lastWritten());
       // A write sent since the last successful one failed: due again, as a held shard's renewal
       // is, once the last successful write is a renew interval old (else the lease may lapse
       // under a running reconcile: a failed renewal in a partition, then a drain just after it).

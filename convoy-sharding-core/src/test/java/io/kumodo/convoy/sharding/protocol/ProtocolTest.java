@@ -201,8 +201,8 @@ class ProtocolTest {
     assertThat(next.acquires()).extracting(Write::kind).containsExactly(Write.Kind.RETAKE);
   }
 
-  /** The first wait after a conflict without news: a quarter of the renew interval, at most 20 ms. */
-  static final long SOON = Math.min(R / 4, 20_000_000L);
+  /** A short while: much less than half a renew interval. */
+  static final long SOON = 20_000_000L;
 
   @Test
   void aConflictWithoutNewsKeepsTheShardHeldAndWritesItAgainAtTheNextExtraTick() {
