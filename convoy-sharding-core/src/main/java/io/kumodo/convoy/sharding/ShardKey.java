@@ -36,7 +36,7 @@ public final class ShardKey {
 
   /** 32-bit FNV-1a of the UTF-8 encoding of {@code s}. Read the result as unsigned. */
   public static int fnv1a32(CharSequence s) {
-    return hashChars(OFFSET_BASIS, s);
+    return (int) fnv1a(OFFSET_BASIS, PRIME, s);
   }
 
   /** The shard of {@code key}: {@code fnv1a32(key)} as unsigned, modulo {@code shardCount}. */
@@ -54,13 +54,12 @@ public final class ShardKey {
     if (name == null) {
       throw new NullPointerException("name");
     }
-    int h = OFFSET_BASIS;
+    long h = OFFSET_BASIS;
     if (namespace != null && !namespace.isEmpty()) {
-      h = hashChars(h, namespace);
+      h = fnv1a(h, PRIME, namespace);
       h = (h ^ '/') * PRIME;
     }
-    h = hashChars(h, name);
-    return reduce(h, shardCount);
+    return reduce((int) fnv1a(h, PRIME, name), shardCount);
   }
 
   /**
@@ -68,34 +67,7 @@ public final class ShardKey {
    * sharded field ({@code HashField}). Read the result as unsigned.
    */
   public static long fnv1a64(CharSequence s) {
-    long h = OFFSET_BASIS_64;
-    int n = s.length();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        h = (h ^ c) * PRIME_64;
-      } else if (c < 0x800) {
-        h = (h ^ (0xC0 | (c >> 6))) * PRIME_64;
-        h = (h ^ (0x80 | (c & 0x3F))) * PRIME_64;
-      } else if (Character.isSurrogate(c)) {
-        char d;
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(d = s.charAt(i + 1))) {
-          int cp = Character.toCodePoint(c, d);
-          i++;
-          h = (h ^ (0xF0 | (cp >> 18))) * PRIME_64;
-          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME_64;
-          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME_64;
-          h = (h ^ (0x80 | (cp & 0x3F))) * PRIME_64;
-        } else {
-          h = (h ^ '?') * PRIME_64; // unpaired surrogate: what String.getBytes(UTF_8) writes
-        }
-      } else {
-        h = (h ^ (0xE0 | (c >> 12))) * PRIME_64;
-        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME_64;
-        h = (h ^ (0x80 | (c & 0x3F))) * PRIME_64;
-      }
-    }
-    return h;
+    return fnv1a(OFFSET_BASIS_64, PRIME_64, s);
   }
 
   /**
@@ -178,32 +150,38 @@ public final class ShardKey {
     }
   }
 
-  private static int hashChars(int hash, CharSequence s) {
-    int h = hash;
+  /**
+   * FNV-1a of the UTF-8 encoding of {@code s}, continued from {@code hash}, in 64 bits. It serves
+   * the 32-bit hash too: the low 32 bits of a product depend only on the low 32 bits of its
+   * factors, so with the 32-bit prime the low half of the result is the 32-bit FNV-1a
+   * ({@code ShardKeyTest} checks both against {@code getBytes}).
+   */
+  private static long fnv1a(long hash, long prime, CharSequence s) {
+    long h = hash;
     int n = s.length();
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
-        h = (h ^ c) * PRIME;
+        h = (h ^ c) * prime;
       } else if (c < 0x800) {
-        h = (h ^ (0xC0 | (c >> 6))) * PRIME;
-        h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
+        h = (h ^ (0xC0 | (c >> 6))) * prime;
+        h = (h ^ (0x80 | (c & 0x3F))) * prime;
       } else if (Character.isSurrogate(c)) {
         char d;
         if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(d = s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, d);
           i++;
-          h = (h ^ (0xF0 | (cp >> 18))) * PRIME;
-          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * PRIME;
-          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * PRIME;
-          h = (h ^ (0x80 | (cp & 0x3F))) * PRIME;
+          h = (h ^ (0xF0 | (cp >> 18))) * prime;
+          h = (h ^ (0x80 | ((cp >> 12) & 0x3F))) * prime;
+          h = (h ^ (0x80 | ((cp >> 6) & 0x3F))) * prime;
+          h = (h ^ (0x80 | (cp & 0x3F))) * prime;
         } else {
-          h = (h ^ '?') * PRIME; // unpaired surrogate: what String.getBytes(UTF_8) writes
+          h = (h ^ '?') * prime; // unpaired surrogate: what String.getBytes(UTF_8) writes
         }
       } else {
-        h = (h ^ (0xE0 | (c >> 12))) * PRIME;
-        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * PRIME;
-        h = (h ^ (0x80 | (c & 0x3F))) * PRIME;
+        h = (h ^ (0xE0 | (c >> 12))) * prime;
+        h = (h ^ (0x80 | ((c >> 6) & 0x3F))) * prime;
+        h = (h ^ (0x80 | (c & 0x3F))) * prime;
       }
     }
     return h;
