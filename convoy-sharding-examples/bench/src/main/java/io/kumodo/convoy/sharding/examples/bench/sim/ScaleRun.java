@@ -64,6 +64,8 @@ public final class ScaleRun {
     double list = Double.NaN;
     double heap = Double.NaN;
     double coldCpu = Double.NaN;
+    double coldWatch = Double.NaN;
+    double watch = Double.NaN;
     Change join = null;
     Change leave = null;
     Change crash = null;
@@ -78,10 +80,11 @@ public final class ScaleRun {
         t = cluster.awaitConverged(maxSettle(), STEP);
       } finally {
         coldCpu = cluster.cpuNanos() / 1e3 / Math.max(1, cluster.ticks());
+        coldWatch = cluster.cache().fanOutCpuNanos() / 1e3 / Math.max(1, cluster.ticks());
       }
       if (t < 0) {
-        return row(Double.NaN, Double.NaN, coldCpu, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null,
-            null, null, wall, "cold start did not converge");
+        return row(Double.NaN, Double.NaN, coldCpu, coldWatch, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN, null, null, null, null, wall, "cold start did not converge");
       }
       converge = t / 1e9;
       convergeTicks = (double) cluster.ticks() / replicas;
@@ -91,6 +94,7 @@ public final class ScaleRun {
       long t0 = cluster.ticks();
       long c0 = cluster.cpuNanos();
       long l0 = cluster.cache().listCpuNanos();
+      long f0 = cluster.cache().fanOutCpuNanos();
       long ls0 = cluster.store().calls(FaultyLeaseStore.Call.LIST);
       int intervals = Math.max(1, (STEADY_TICKS + replicas - 1) / replicas);
       cluster.advance(renew.multipliedBy(intervals));
@@ -98,6 +102,7 @@ public final class ScaleRun {
       writes = (cluster.store().writes() - w0) / window;
       long ticks = cluster.ticks() - t0;
       cpu = (cluster.cpuNanos() - c0) / 1e3 / ticks;
+      watch = (cluster.cache().fanOutCpuNanos() - f0) / 1e3 / replicas / intervals;
       list = (cluster.cache().listCpuNanos() - l0) / 1e3 / Math.max(1, cluster.store().calls(FaultyLeaseStore.Call.LIST) - ls0);
       heap = (usedHeapAfterGc() - heap0) / 1024.0 / replicas;
 
@@ -120,7 +125,8 @@ public final class ScaleRun {
     } finally {
       cluster.close();
     }
-    return row(converge, convergeTicks, coldCpu, writes, cpu, list, heap, join, leave, crash, roll, wall, note);
+    return row(converge, convergeTicks, coldCpu, coldWatch, writes, cpu, watch, list, heap, join, leave, crash, roll,
+        wall, note);
   }
 
   /** Replaces every replica, one at a time: start a new one, converge, stop an old one, converge. */
@@ -185,11 +191,12 @@ public final class ScaleRun {
     return lease.multipliedBy(3).plus(renew.multipliedBy(5));
   }
 
-  private ScaleRow row(double converge, double ticks, double coldCpu, double writes, double cpu, double list, double heap,
-      Change join, Change leave, Change crash, Change roll, long wallStart, String note) {
+  private ScaleRow row(double converge, double ticks, double coldCpu, double coldWatch, double writes, double cpu,
+      double watch, double list, double heap, Change join, Change leave, Change crash, Change roll, long wallStart,
+      String note) {
     double interval = renew.toNanos() / 1e9;
-    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, writes,
-        writes * interval, replicas / interval, cpu, list, heap, join, leave, crash, roll,
+    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, coldWatch, writes,
+        writes * interval, replicas / interval, cpu, watch, list, heap, join, leave, crash, roll,
         (System.nanoTime() - wallStart) / 1e9, note);
   }
 
