@@ -87,7 +87,7 @@ public final class ScaleBench {
           ScaleRow row;
           if (over.stream().anyMatch(c -> r >= c[0] && s >= c[1])) {
             double nan = Double.NaN;
-            row = new ScaleRow(name, r, s, nan, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
+            row = new ScaleRow(name, r, s, nan, nan, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
                 nan, nan, null, null, null, null, 0, "skipped: a smaller cell exceeded the budget");
           } else {
             row = new ScaleRun(assignment, r, s, lease, renew, objects, r <= rollingMax, budget,
@@ -120,7 +120,7 @@ public final class ScaleBench {
   }
 
   private static Table gridTable() {
-    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "cold CPU us/tick (own)",
+    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "converge wall s", "cold CPU us/tick (own)",
         "cold watch us/tick", "writes/s", "writes/interval", "min writes/s (R)", "x min", "CPU us/tick (own)",
         "watch us/replica/interval", "list us/tick", "heap KB/coordinator",
         "join moved", "join min", "join x min", "join objects", "join s", "leave moved", "leave min", "leave x min",
@@ -133,7 +133,7 @@ public final class ScaleBench {
     Change l = r.leave();
     Change c = r.crash();
     Change u = r.rolling();
-    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(),
+    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(), r.convergeWallSeconds(),
         r.coldCpuMicrosPerTick(), r.coldWatchMicrosPerTick(), r.writesPerSecond(), r.writesPerInterval(),
         r.minWritesPerSecond(), r.writeRatio(), r.cpuMicrosPerTick(), r.watchMicrosPerReplicaInterval(),
         r.listMicrosPerTick(),

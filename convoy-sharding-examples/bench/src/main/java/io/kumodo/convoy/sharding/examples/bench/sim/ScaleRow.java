@@ -13,6 +13,8 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  * @param convergeSeconds virtual seconds from a cold start (all replicas started at once) to
  *     converged; NaN when it did not converge
  * @param convergeTicks ticks per replica until converged (prime included)
+ * @param convergeWallSeconds real time from the cell's start (the R joins included) until the cold
+ *     start converged; NaN when it did not
  * @param coldCpuMicrosPerTick CPU time per tick during the cold start (until converged, or until
  *     the budget ran out), microseconds: the replica's own work (listing, deciding, sending its
  *     writes), not the delivery of its writes to the other replicas' watches
@@ -45,6 +47,7 @@ public record ScaleRow(
     int shards,
     double convergeSeconds,
     double convergeTicks,
+    double convergeWallSeconds,
     double coldCpuMicrosPerTick,
     double coldWatchMicrosPerTick,
     double writesPerSecond,

@@ -59,6 +59,7 @@ public final class ScaleRun {
     SimCluster cluster = new SimCluster(shards, assignment, lease, renew, Budget.ofSeconds(budgetSeconds));
     double converge = Double.NaN;
     double convergeTicks = Double.NaN;
+    double convergeWall = Double.NaN;
     double writes = Double.NaN;
     double cpu = Double.NaN;
     double list = Double.NaN;
@@ -83,11 +84,13 @@ public final class ScaleRun {
         coldWatch = cluster.cache().fanOutCpuNanos() / 1e3 / Math.max(1, cluster.ticks());
       }
       if (t < 0) {
-        return row(Double.NaN, Double.NaN, coldCpu, coldWatch, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            Double.NaN, null, null, null, null, wall, "cold start did not converge");
+        double nan = Double.NaN;
+        return row(nan, nan, nan, coldCpu, coldWatch, nan, nan, nan, nan, nan, null, null, null, null, wall,
+            "cold start did not converge");
       }
       converge = t / 1e9;
       convergeTicks = (double) cluster.ticks() / replicas;
+      convergeWall = (System.nanoTime() - wall) / 1e9;
 
       cluster.advance(renew); // let the extra ticks of the convergence pass
       long w0 = cluster.store().writes();
@@ -125,8 +128,8 @@ public final class ScaleRun {
     } finally {
       cluster.close();
     }
-    return row(converge, convergeTicks, coldCpu, coldWatch, writes, cpu, watch, list, heap, join, leave, crash, roll,
-        wall, note);
+    return row(converge, convergeTicks, convergeWall, coldCpu, coldWatch, writes, cpu, watch, list, heap, join, leave,
+        crash, roll, wall, note);
   }
 
   /** Replaces every replica, one at a time: start a new one, converge, stop an old one, converge. */
@@ -191,11 +194,11 @@ public final class ScaleRun {
     return lease.multipliedBy(3).plus(renew.multipliedBy(5));
   }
 
-  private ScaleRow row(double converge, double ticks, double coldCpu, double coldWatch, double writes, double cpu,
-      double watch, double list, double heap, Change join, Change leave, Change crash, Change roll, long wallStart,
-      String note) {
+  private ScaleRow row(double converge, double ticks, double convergeWall, double coldCpu, double coldWatch,
+      double writes, double cpu, double watch, double list, double heap, Change join, Change leave, Change crash,
+      Change roll, long wallStart, String note) {
     double interval = renew.toNanos() / 1e9;
-    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, coldWatch, writes,
+    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, convergeWall, coldCpu, coldWatch, writes,
         writes * interval, replicas / interval, cpu, watch, list, heap, join, leave, crash, roll,
         (System.nanoTime() - wallStart) / 1e9, note);
   }
