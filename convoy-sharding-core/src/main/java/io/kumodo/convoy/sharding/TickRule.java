@@ -16,11 +16,7 @@ import io.kumodo.convoy.sharding.spi.LeaseEvent;
 import io.kumodo.convoy.sharding.spi.LeaseKey;
 import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,16 +153,11 @@ final class TickRule {
    */
   private Listing listingOf(List<Lease> listed, long now, Instant wall, boolean regular) {
     observed.observe(listed, now);
+    // The member leases' ages as this listing's observation left them (a second listing may be observed below).
+    Observations.ListedMembers ages = observed.listedMembers();
     boolean drained = members.noteDrained(listed, this::expiresAt);
-    Map<LeaseKey, Long> ages = new HashMap<>();
-    Set<LeaseKey> first = new HashSet<>();
     for (Lease lease : listed) {
-      if (lease.key().role() == LeaseRole.MEMBER) {
-        ages.put(lease.key(), observed.age(lease, now));
-        if (observed.firstVersion(lease)) {
-          first.add(lease.key());
-        }
-      } else if (lease.key().shard() < states.length) {
+      if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < states.length) {
         creates.settled(lease.key());
       }
     }
@@ -179,12 +170,12 @@ final class TickRule {
     Listing.Ages memberAges = new Listing.Ages() {
       @Override
       public long age(Lease lease) {
-        return ages.getOrDefault(lease.key(), 0L);
+        return ages.age(lease);
       }
 
       @Override
       public boolean firstVersion(Lease lease) {
-        return first.contains(lease.key());
+        return ages.firstVersion(lease);
       }
     };
     return new Listing(protocol.options(), now, wall, regular, listed, agreementListing, drained, members.foreign(),

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.UnaryOperator;
 
 /**
  * A value per lease of one component, thread-safe: a shard lease below the shard count in a slot
@@ -49,14 +48,16 @@ final class LeaseSlots<V> {
     }
   }
 
-  /** Replaces the value of {@code key} (null when none) by {@code f} of it, atomically. */
-  void update(LeaseKey key, UnaryOperator<V> f) {
+  /**
+   * Sets the value of {@code key} to {@code value} if it is {@code expected} (null: none), atomically;
+   * false when it was not.
+   */
+  boolean replace(LeaseKey key, V expected, V value) {
     int i = slot(key);
     if (i >= 0) {
-      shards.updateAndGet(i, f);
-    } else {
-      others.compute(key, (k, old) -> f.apply(old));
+      return shards.compareAndSet(i, expected, value);
     }
+    return expected == null ? others.putIfAbsent(key, value) == null : others.replace(key, expected, value);
   }
 
   void remove(LeaseKey key) {

@@ -10,6 +10,7 @@ import io.kumodo.convoy.sharding.spi.LeaseKey;
 import io.kumodo.convoy.sharding.spi.LeaseRole;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,6 +56,7 @@ public final class Observations {
    */
   private final LeaseSlots<Watched> watched;
   private final int shardCount;
+  private ListedMembers lastMembers = new ListedMembers(0, 0);
 
   /** Observations of a component's leases, the shard leases below {@code shardCount} kept by index. */
   public Observations(int shardCount) {
@@ -74,8 +76,15 @@ public final class Observations {
    */
   public void noteWatched(Lease lease, long now) {
     String fp = fingerprint(lease);
-    watched.update(lease.key(),
-        old -> new Watched(lease, fp, old != null && old.fingerprint.equals(fp) ? old.since : now));
+    LeaseKey key = lease.key();
+    // A compare-and-set: no function object per delivery (the watch delivers every write to every replica).
+    while (true) {
+      Watched old = watched.get(key);
+      long since = old != null && old.fingerprint.equals(fp) ? old.since : now;
+      if (watched.replace(key, old, new Watched(lease, fp, since))) {
+        return;
+      }
+    }
   }
 
   /** The record the watch last delivered of {@code key}, or null. Thread-safe. */
@@ -92,13 +101,50 @@ public final class Observations {
   /** Records the listed versions at {@code now}; forgets the keys that are no longer listed. */
   public void observe(List<Lease> listed, long now) {
     LeaseSlots.Listed present = new LeaseSlots.Listed(listed, shardCount);
+    ListedMembers members = new ListedMembers(now, lastMembers.seen.size());
     for (Lease lease : listed) {
-      observe(lease, now);
+      Seen s = seen(lease, now);
+      if (lease.key().role() == LeaseRole.MEMBER) {
+        members.seen.put(lease, s);
+      }
     }
+    lastMembers = members;
     seen.retain(present);
     overlong.removeIf(key -> !present.contains(key));
     watched.retain(present);
-    noteDurations(listed, present, now);
+    noteDurations(listed, members, present, now);
+  }
+
+  /**
+   * The member leases of the last listing {@link #observe(List, long)} recorded, each with the age
+   * and first-version flag it had then ({@link #age}, {@link #firstVersion} at that reading),
+   * found by the listed record itself: no look-up by key per member per tick.
+   */
+  public ListedMembers listedMembers() {
+    return lastMembers;
+  }
+
+  /** What {@link #listedMembers()} answers: a snapshot, unchanged by later observations. */
+  public static final class ListedMembers {
+    private final long now;
+    private final Map<Lease, Seen> seen;
+
+    private ListedMembers(long now, int expected) {
+      this.now = now;
+      this.seen = new IdentityHashMap<>(Math.max(expected, 16));
+    }
+
+    /** {@link #age} of {@code lease}, a member lease of that listing, at its reading; 0 for another record. */
+    public long age(Lease lease) {
+      Seen s = seen.get(lease);
+      return s == null ? 0 : now - s.since;
+    }
+
+    /** {@link #firstVersion} of {@code lease}, a member lease of that listing, then; false for another record. */
+    public boolean firstVersion(Lease lease) {
+      Seen s = seen.get(lease);
+      return s != null && s.first;
+    }
   }
 
   /**
@@ -125,7 +171,7 @@ public final class Observations {
     return shortest;
   }
 
-  private void noteDurations(List<Lease> listed, LeaseSlots.Listed present, long now) {
+  private void noteDurations(List<Lease> listed, ListedMembers listedMembers, LeaseSlots.Listed present, long now) {
     Map<LeaseKey, Member> live = new HashMap<>();
     longest = 0;
     shortest = 0;
@@ -135,8 +181,8 @@ public final class Observations {
       // A member lease declaring more than any coordinator writes is another tool's: it holds no shard by it.
       long d = DurationLimits.overlong(lease.duration()) ? 0 : DurationLimits.declaredNanos(lease.duration());
       if (held && d > 0) {
-        if (age(lease, now) < d) {
-          live.put(lease.key(), new Member(d, !firstVersion(lease)));
+        if (listedMembers.age(lease) < d) {
+          live.put(lease.key(), new Member(d, !listedMembers.firstVersion(lease)));
           longest = Math.max(longest, d);
           shortest = shortest == 0 ? d : Math.min(shortest, d);
         }
@@ -160,6 +206,11 @@ public final class Observations {
    * time, the earlier reading for one seen before. Its expiry is that reading plus its duration.
    */
   public long observe(Lease lease, long now) {
+    return seen(lease, now).since;
+  }
+
+  /** {@link #observe(Lease, long)}, answering the record of its current version. */
+  private Seen seen(Lease lease, long now) {
     if (DurationLimits.overlong(lease.duration()) && overlong.add(lease.key())) {
       log.warn("lease {} declares a lease duration of {}, more than any coordinator writes: another tool's lease "
           + "or malformed; a wait for its holder counts it as {}", lease.key(), Durations.format(lease.duration()),
@@ -178,7 +229,7 @@ public final class Observations {
       }
       seen.put(lease.key(), s);
     }
-    return s.since;
+    return s;
   }
 
   /**

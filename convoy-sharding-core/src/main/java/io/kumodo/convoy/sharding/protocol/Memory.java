@@ -43,12 +43,18 @@ public record Memory(int shard, long highestToken, long ownToken, long lastSent,
 
   /** Step 4 for this shard: wanted or not at {@code now}. */
   Memory wanted(boolean w, long now) {
+    if (w == wanted && (w ? wantedSince != NONE : wantedSince == NONE)) {
+      return this; // unchanged: most shards at most ticks, not a new record each
+    }
     return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, w, !w ? NONE : wantedSince == NONE ? now : wantedSince, ownableFrom, createWantedSince,
         releaseStarted);
   }
 
   Memory withWantedSince(long since) {
+    if (since == wantedSince) {
+      return this;
+    }
     return new Memory(shard, highestToken, ownToken, lastSent, lastWritten, uncertainTake, uncertainAcquired, unsettled,
         lookAgain, wanted, since, ownableFrom, createWantedSince, releaseStarted);
   }

@@ -31,9 +31,30 @@ import java.util.TreeSet;
  */
 public final class Protocol {
   private final Options o;
+  /**
+   * Per shard, the listed record that {@link #decide} read last, and what it read from its
+   * annotations: its fencing token, whether it is drained, the shard function it publishes. A
+   * listing shows most records unchanged from one tick to the next (the same immutable object, as
+   * a watch cache serves it), and their annotations are then not read again. Only {@link #decide}
+   * touches these (one tick at a time).
+   */
+  private final Lease[] records;
+  private final long[] tokens;
+  private final boolean[] drainedShards;
+  private final String[] publishedBy;
+  /**
+   * The last view the balanced assignment was given and what it answered: a pure function of the
+   * view ({@link Assignment}), asked again with an equal view at most ticks of a settled component.
+   */
+  private Assignment.View lastView;
+  private BitSet lastWanted;
 
   public Protocol(Options options) {
     this.o = options;
+    this.records = new Lease[options.shardCount()];
+    this.tokens = new long[options.shardCount()];
+    this.drainedShards = new boolean[options.shardCount()];
+    this.publishedBy = new String[options.shardCount()];
   }
 
   /** The options this protocol decides with. */
@@ -67,6 +88,7 @@ public final class Protocol {
         peer(lease, in, plan, live);
       } else if (lease.key().role() == LeaseRole.SHARD && lease.key().shard() < states.length) {
         plan.lease(lease.key().shard(), lease);
+        read(lease.key().shard(), lease);
       }
     }
     // (ours) Replicas with different shard counts map objects to different shards: own nothing
@@ -77,14 +99,56 @@ public final class Protocol {
     Collections.sort(live);
     plan.members(List.copyOf(live), live.indexOf(o.replicaId()));
     // 4. The wanted shards.
-    plan.want(plan.agreed() ? o.assignment().wanted(view(plan, in, states)) : new BitSet());
+    plan.want(plan.agreed() ? wanted(view(plan, in, states)) : new BitSet());
     // 5 and 6: each shard's state decides its next step, having noted the fencing token listed.
     for (ShardState s : states) {
       Lease listed = plan.lease(s.shard());
-      ShardState seen = listed == null ? s : s.with(s.memory().sawToken(FencingTokens.of(listed)));
+      ShardState seen = listed == null ? s : sawToken(s, listed);
       plan.set(s.shard(), seen.next(in, plan));
     }
     return plan;
+  }
+
+  /** Reads the annotations of {@code listed}, the listed lease of {@code shard}, unless read already. */
+  private void read(int shard, Lease listed) {
+    if (records[shard] != listed) {
+      tokens[shard] = FencingTokens.of(listed);
+      drainedShards[shard] = LeaseAnnotations.isDrained(listed);
+      publishedBy[shard] = listed.annotations().get(LeaseAnnotations.SHARDS);
+      records[shard] = listed;
+    }
+  }
+
+  /** {@code s} having seen the fencing token of {@code listed}, its listed lease (read by {@link #read}). */
+  private ShardState sawToken(ShardState s, Lease listed) {
+    int shard = s.shard();
+    long token = records[shard] == listed ? tokens[shard] : FencingTokens.of(listed);
+    Memory m = s.memory().sawToken(token);
+    return m == s.memory() ? s : s.with(m);
+  }
+
+  /** The shard function a listed lease publishes ({@link LeaseAnnotations#SHARDS}), or null. */
+  private String published(Lease lease) {
+    int shard = lease.key().role() == LeaseRole.SHARD ? lease.key().shard() : -1;
+    return shard >= 0 && shard < records.length && records[shard] == lease ? publishedBy[shard]
+        : lease.annotations().get(LeaseAnnotations.SHARDS);
+  }
+
+  /** True when the listed lease of {@code shard} is drained. */
+  private boolean drained(int shard, Lease lease) {
+    return records[shard] == lease ? drainedShards[shard] : LeaseAnnotations.isDrained(lease);
+  }
+
+  /** What the assignment wants of {@code view}; the balanced one's answer to an equal view is not computed again. */
+  private BitSet wanted(Assignment.View view) {
+    if (o.assignment() != Assignment.balanced()) {
+      return o.assignment().wanted(view);
+    }
+    if (!view.equals(lastView)) {
+      lastWanted = o.assignment().wanted(view);
+      lastView = view;
+    }
+    return (BitSet) lastWanted.clone();
   }
 
   /**
@@ -142,7 +206,7 @@ public final class Protocol {
     String mine = o.published();
     SortedMap<String, String> found = new TreeMap<>();
     for (Lease lease : shown) {
-      String theirs = lease.annotations().get(LeaseAnnotations.SHARDS);
+      String theirs = published(lease);
       if (lease.isFree() || mine.equals(theirs)) {
         continue;
       }
@@ -177,7 +241,7 @@ public final class Protocol {
           && in.left(lease) > 0) {
         holders.set(shard, lease.holder());
       }
-      if (lease != null && LeaseAnnotations.isDrained(lease)) {
+      if (lease != null && drained(shard, lease)) {
         drained.set(shard);
       }
     }

@@ -67,9 +67,13 @@ public sealed interface ShardState {
   ShardState next(Listing in, Plan step);
 
   /** Steps 4 and 5 for a shard with no lease of ours: wanted, it is acquired; else its missing lease is created. */
-  private static ShardState notHeld(Memory memory, Listing in, Plan step) {
+  private static ShardState notHeld(ShardState self, Listing in, Plan step) {
+    Memory memory = self.memory();
     Memory m = memory.wanted(step.wants(memory.shard()), in.now());
-    return m.wanted() ? new Wanted(m).acquire(in, step) : new Free(m).createMissing(in, step);
+    if (m.wanted()) {
+      return (m == memory && self instanceof Wanted w ? w : new Wanted(m)).acquire(in, step);
+    }
+    return (m == memory && self instanceof Free f ? f : new Free(m)).createMissing(in, step);
   }
 
   /** A state of {@code shard} that knows nothing yet. */
@@ -86,7 +90,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      return notHeld(memory, in, step);
+      return notHeld(this, in, step);
     }
 
     /**
@@ -118,7 +122,7 @@ public sealed interface ShardState {
 
     @Override
     public ShardState next(Listing in, Plan step) {
-      return notHeld(memory, in, step);
+      return notHeld(this, in, step);
     }
 
     /**
@@ -128,7 +132,7 @@ public sealed interface ShardState {
     ShardState acquire(Listing in, Plan step) {
       Lease listed = step.lease(shard());
       Memory m = memory.forgetUncertainTake();
-      Wanted self = new Wanted(m);
+      Wanted self = m == memory ? this : new Wanted(m);
       if (memory.ownLostTake(in, listed)) {
         return step.retake(self, listed);
       }
@@ -172,7 +176,7 @@ public sealed interface ShardState {
       if (!m.wanted()) {
         return new Held(m, lease).release(in.now()).free(in, step);
       }
-      Held self = new Held(m, lease);
+      Held self = m == memory ? this : new Held(m, lease);
       // After a conflict without news every tick writes it again: the write that follows the listing's
       // catching up with the other writer succeeds (re-read, then written on the version it shows).
       boolean due = in.regular() || in.now() - in.renewedAt(shard()) >= in.renewNanos() || m.lookAgain();

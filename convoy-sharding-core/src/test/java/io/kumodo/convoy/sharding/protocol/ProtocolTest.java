@@ -332,4 +332,38 @@ class ProtocolTest {
     assertThat(plan.acquires()).extracting(Write::kind).containsExactly(Write.Kind.RENEW);
     assertThat(PROTOCOL.renewHeld(WALL, new ShardState[] {free()}).acquires()).isEmpty();
   }
+
+  @Test
+  void aProtocolDecidingTickAfterTickWantsWhatAFreshOneWantsAsRecordsAndMembersChangeAndComeBack() {
+    Options o = new Options("c", "me", "inc-1", 4, io.kumodo.convoy.sharding.ShardBy.NAME, Duration.ofSeconds(30), R,
+        io.kumodo.convoy.sharding.Assignment.balanced());
+    Protocol again = new Protocol(o);
+    List<Lease> free = new java.util.ArrayList<>();
+    for (int shard = 0; shard < 4; shard++) {
+      free.add(new Lease(LeaseKey.shard("c", shard), "", Duration.ofSeconds(30), WALL, WALL, 3,
+          Map.of(LeaseAnnotations.FREED_BY, "other"), "v" + shard));
+    }
+    List<Lease> drained = new java.util.ArrayList<>(free); // shard 2 drained: another record, another version
+    drained.set(2, new Lease(LeaseKey.shard("c", 2), "", Duration.ofSeconds(30), WALL, WALL, 3,
+        Map.of(LeaseAnnotations.FREED_BY, "other", LeaseAnnotations.DRAINED, "true"), "v9"));
+    Lease peer = new Lease(LeaseKey.member("c", "a-peer"), "a-peer", Duration.ofSeconds(30), WALL, WALL, 0,
+        Map.of(LeaseAnnotations.SHARDS, o.published()), "p1");
+    List<Lease> drainedWithPeer = new java.util.ArrayList<>(drained);
+    drainedWithPeer.add(peer);
+
+    List<java.util.BitSet> wanted = new java.util.ArrayList<>();
+    for (List<Lease> leases : List.of(free, drained, drainedWithPeer, drained, free)) {
+      Listing in = new Listing(o, NOW, WALL, true, leases, leases, false, false, JUST_SEEN, lease -> 0L,
+          new long[4], L);
+      java.util.BitSet w = again.decide(in, again.initial()).wanted();
+      Protocol fresh = new Protocol(o);
+      assertThat(w).isEqualTo(fresh.decide(in, fresh.initial()).wanted());
+      wanted.add(w);
+    }
+    assertThat(wanted.get(0).stream()).containsExactly(0, 1, 2, 3);
+    assertThat(wanted.get(1).stream()).containsExactly(0, 1, 3); // the drained record read, not the one before
+    assertThat(wanted.get(2).cardinality()).isBetween(1, 2); // a peer shares the three
+    assertThat(wanted.get(3)).isEqualTo(wanted.get(1));
+    assertThat(wanted.get(4)).isEqualTo(wanted.get(0));
+  }
 }

@@ -87,8 +87,8 @@ public final class ScaleBench {
           ScaleRow row;
           if (over.stream().anyMatch(c -> r >= c[0] && s >= c[1])) {
             double nan = Double.NaN;
-            row = new ScaleRow(name, r, s, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
-                nan, null, null, null, null, 0, "skipped: a smaller cell exceeded the budget");
+            row = new ScaleRow(name, r, s, nan, nan, nan, nan, nan, nan, nan, r / (renew.toNanos() / 1e9), nan, nan,
+                nan, nan, null, null, null, null, 0, "skipped: a smaller cell exceeded the budget");
           } else {
             row = new ScaleRun(assignment, r, s, lease, renew, objects, r <= rollingMax, budget,
                 seed + 31L * r + s).run();
@@ -120,8 +120,9 @@ public final class ScaleBench {
   }
 
   private static Table gridTable() {
-    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "cold CPU us/tick", "writes/s",
-        "writes/interval", "min writes/s (R)", "x min", "CPU us/tick", "list us/tick", "heap KB/coordinator",
+    return new Table("strategy", "R", "S", "converge s", "ticks/replica", "converge wall s", "cold CPU us/tick (own)",
+        "cold watch us/tick", "writes/s", "writes/interval", "min writes/s (R)", "x min", "CPU us/tick (own)",
+        "watch us/replica/interval", "list us/tick", "heap KB/coordinator",
         "join moved", "join min", "join x min", "join objects", "join s", "leave moved", "leave min", "leave x min",
         "leave objects", "leave s", "crash moved", "crash s", "rolling moved", "rolling x S", "rolling objects",
         "wall s", "note");
@@ -132,9 +133,10 @@ public final class ScaleBench {
     Change l = r.leave();
     Change c = r.crash();
     Change u = r.rolling();
-    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(),
-        r.coldCpuMicrosPerTick(), r.writesPerSecond(), r.writesPerInterval(),
-        r.minWritesPerSecond(), r.writeRatio(), r.cpuMicrosPerTick(), r.listMicrosPerTick(),
+    t.add(r.strategy(), r.replicas(), r.shards(), r.convergeSeconds(), r.convergeTicks(), r.convergeWallSeconds(),
+        r.coldCpuMicrosPerTick(), r.coldWatchMicrosPerTick(), r.writesPerSecond(), r.writesPerInterval(),
+        r.minWritesPerSecond(), r.writeRatio(), r.cpuMicrosPerTick(), r.watchMicrosPerReplicaInterval(),
+        r.listMicrosPerTick(),
         r.heapKbPerCoordinator(), j == null ? null : j.moved(), j == null ? null : j.minimum(),
         j == null ? null : j.ratio(), j == null ? null : j.objects(), j == null ? null : j.seconds(),
         l == null ? null : l.moved(), l == null ? null : l.minimum(), l == null ? null : l.ratio(),

@@ -13,13 +13,23 @@ package io.kumodo.convoy.sharding.examples.bench.sim;
  * @param convergeSeconds virtual seconds from a cold start (all replicas started at once) to
  *     converged; NaN when it did not converge
  * @param convergeTicks ticks per replica until converged (prime included)
+ * @param convergeWallSeconds real time from the cell's start (the R joins included) until the cold
+ *     start converged; NaN when it did not
  * @param coldCpuMicrosPerTick CPU time per tick during the cold start (until converged, or until
- *     the budget ran out), microseconds
+ *     the budget ran out), microseconds: the replica's own work (listing, deciding, sending its
+ *     writes), not the delivery of its writes to the other replicas' watches
+ * @param coldWatchMicrosPerTick the delivery of every write's event to every replica's watch
+ *     during the cold start, per tick, microseconds: the API server's and the informers' work,
+ *     which the simulation runs on the writer's thread ({@code WatchCache#fanOutCpuNanos})
  * @param writesPerSecond lease writes per second in the steady state after convergence
  * @param writesPerInterval the same per renew interval
  * @param minWritesPerSecond R / renew interval: one member-lease write per replica per renew
  *     interval (the replicas write R + S: each also writes every shard lease it holds)
- * @param cpuMicrosPerTick CPU time per tick per replica in the steady state, microseconds
+ * @param cpuMicrosPerTick CPU time per tick per replica in the steady state, microseconds: its
+ *     own work, as {@code coldCpuMicrosPerTick}
+ * @param watchMicrosPerReplicaInterval the watch deliveries in the steady state, per replica and
+ *     renew interval, microseconds: every replica's listener handling every write's event (and
+ *     the store's fan-out loop), divided by R
  * @param listMicrosPerTick of which in {@code list} (the watch-cache copy)
  * @param heapKbPerCoordinator live heap after a full GC, less the heap before the cluster, per
  *     replica (includes 1/R of the shared lease store)
@@ -37,11 +47,14 @@ public record ScaleRow(
     int shards,
     double convergeSeconds,
     double convergeTicks,
+    double convergeWallSeconds,
     double coldCpuMicrosPerTick,
+    double coldWatchMicrosPerTick,
     double writesPerSecond,
     double writesPerInterval,
     double minWritesPerSecond,
     double cpuMicrosPerTick,
+    double watchMicrosPerReplicaInterval,
     double listMicrosPerTick,
     double heapKbPerCoordinator,
     Change join,

@@ -59,11 +59,14 @@ public final class ScaleRun {
     SimCluster cluster = new SimCluster(shards, assignment, lease, renew, Budget.ofSeconds(budgetSeconds));
     double converge = Double.NaN;
     double convergeTicks = Double.NaN;
+    double convergeWall = Double.NaN;
     double writes = Double.NaN;
     double cpu = Double.NaN;
     double list = Double.NaN;
     double heap = Double.NaN;
     double coldCpu = Double.NaN;
+    double coldWatch = Double.NaN;
+    double watch = Double.NaN;
     Change join = null;
     Change leave = null;
     Change crash = null;
@@ -78,19 +81,23 @@ public final class ScaleRun {
         t = cluster.awaitConverged(maxSettle(), STEP);
       } finally {
         coldCpu = cluster.cpuNanos() / 1e3 / Math.max(1, cluster.ticks());
+        coldWatch = cluster.cache().fanOutCpuNanos() / 1e3 / Math.max(1, cluster.ticks());
       }
       if (t < 0) {
-        return row(Double.NaN, Double.NaN, coldCpu, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, null,
-            null, null, wall, "cold start did not converge");
+        double nan = Double.NaN;
+        return row(nan, nan, nan, coldCpu, coldWatch, nan, nan, nan, nan, nan, null, null, null, null, wall,
+            "cold start did not converge");
       }
       converge = t / 1e9;
       convergeTicks = (double) cluster.ticks() / replicas;
+      convergeWall = (System.nanoTime() - wall) / 1e9;
 
       cluster.advance(renew); // let the extra ticks of the convergence pass
       long w0 = cluster.store().writes();
       long t0 = cluster.ticks();
       long c0 = cluster.cpuNanos();
       long l0 = cluster.cache().listCpuNanos();
+      long f0 = cluster.cache().fanOutCpuNanos();
       long ls0 = cluster.store().calls(FaultyLeaseStore.Call.LIST);
       int intervals = Math.max(1, (STEADY_TICKS + replicas - 1) / replicas);
       cluster.advance(renew.multipliedBy(intervals));
@@ -98,6 +105,7 @@ public final class ScaleRun {
       writes = (cluster.store().writes() - w0) / window;
       long ticks = cluster.ticks() - t0;
       cpu = (cluster.cpuNanos() - c0) / 1e3 / ticks;
+      watch = (cluster.cache().fanOutCpuNanos() - f0) / 1e3 / replicas / intervals;
       list = (cluster.cache().listCpuNanos() - l0) / 1e3 / Math.max(1, cluster.store().calls(FaultyLeaseStore.Call.LIST) - ls0);
       heap = (usedHeapAfterGc() - heap0) / 1024.0 / replicas;
 
@@ -120,7 +128,8 @@ public final class ScaleRun {
     } finally {
       cluster.close();
     }
-    return row(converge, convergeTicks, coldCpu, writes, cpu, list, heap, join, leave, crash, roll, wall, note);
+    return row(converge, convergeTicks, convergeWall, coldCpu, coldWatch, writes, cpu, watch, list, heap, join, leave,
+        crash, roll, wall, note);
   }
 
   /** Replaces every replica, one at a time: start a new one, converge, stop an old one, converge. */
@@ -185,11 +194,12 @@ public final class ScaleRun {
     return lease.multipliedBy(3).plus(renew.multipliedBy(5));
   }
 
-  private ScaleRow row(double converge, double ticks, double coldCpu, double writes, double cpu, double list, double heap,
-      Change join, Change leave, Change crash, Change roll, long wallStart, String note) {
+  private ScaleRow row(double converge, double ticks, double convergeWall, double coldCpu, double coldWatch,
+      double writes, double cpu, double watch, double list, double heap, Change join, Change leave, Change crash,
+      Change roll, long wallStart, String note) {
     double interval = renew.toNanos() / 1e9;
-    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, coldCpu, writes,
-        writes * interval, replicas / interval, cpu, list, heap, join, leave, crash, roll,
+    return new ScaleRow(assignment.name(), replicas, shards, converge, ticks, convergeWall, coldCpu, coldWatch, writes,
+        writes * interval, replicas / interval, cpu, watch, list, heap, join, leave, crash, roll,
         (System.nanoTime() - wallStart) / 1e9, note);
   }
 

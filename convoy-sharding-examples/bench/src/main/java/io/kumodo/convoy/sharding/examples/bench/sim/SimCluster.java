@@ -75,7 +75,7 @@ public final class SimCluster implements AutoCloseable {
   public SimNode join(String id) {
     VirtualCluster.Replica replica = cluster.new Replica(id, store, Duration.ZERO,
         b -> b.onChange(change -> timeline.apply(id, change, time.read())));
-    TickMeter meter = new TickMeter(budget);
+    TickMeter meter = new TickMeter(budget, cache::fanOutCpuNanos);
     replica.scheduler.runner = meter;
     SimNode node = new SimNode(id, replica, meter);
     nodes.put(id, node);

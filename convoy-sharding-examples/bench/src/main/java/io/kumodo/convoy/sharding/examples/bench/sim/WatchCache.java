@@ -25,11 +25,24 @@ import java.util.function.Consumer;
  * before any coordinator, so it is up to date whenever a coordinator hears of a change. The
  * simulated replicas count their calls on the shared fault-injecting store in front of it
  * ({@code FaultyLeaseStore}, {@link SimCluster#store()}).
+ *
+ * <p>The store delivers a write's event to every watcher synchronously, on the writer's thread,
+ * before the write returns: here that is the thread of the writer's tick. That delivery (the
+ * store's fan-out and every replica's watch listener, its own included) is the API server's and
+ * each replica's informer work, not the writer's tick. This cache's listener is the store's first,
+ * so the CPU time from its call to the write's return is the fan-out of that write
+ * ({@link #fanOutCpuNanos()}); {@link TickMeter} leaves it out of the writer's tick, and the
+ * bench reports it on its own, per replica and renew interval.
  */
 public final class WatchCache implements LeaseStore {
   private final InMemoryLeaseStore store;
   private final Map<LeaseKey, Lease> cache = new HashMap<>();
   private long listCpuNanos;
+  /** True while a write is in the store; -1 until its first delivery (this cache's listener). */
+  private boolean writing;
+  private long fanOutStart = -1;
+  private long fanOutCpuNanos;
+  private long fanOuts;
 
   /** A view of {@code store}, caching the leases of {@code component}. */
   public WatchCache(InMemoryLeaseStore store, String component) {
@@ -41,6 +54,9 @@ public final class WatchCache implements LeaseStore {
   }
 
   private void onEvent(LeaseEvent event) {
+    if (writing && fanOutStart < 0) {
+      fanOutStart = TickMeter.cpuNow();
+    }
     if (event.current() == null) {
       cache.remove(event.key());
     } else {
@@ -58,22 +74,62 @@ public final class WatchCache implements LeaseStore {
 
   @Override
   public Lease create(Lease lease) throws LeaseStoreException {
-    return store.create(lease);
+    writing = true;
+    fanOutStart = -1;
+    try {
+      return store.create(lease);
+    } finally {
+      endWrite();
+    }
   }
 
   @Override
   public Lease update(Lease lease) throws LeaseStoreException {
-    return store.update(lease);
+    writing = true;
+    fanOutStart = -1;
+    try {
+      return store.update(lease);
+    } finally {
+      endWrite();
+    }
   }
 
   @Override
   public void delete(Lease lease) throws LeaseStoreException {
-    store.delete(lease);
+    writing = true;
+    fanOutStart = -1;
+    try {
+      store.delete(lease);
+    } finally {
+      endWrite();
+    }
   }
 
   @Override
   public AutoCloseable watch(String component, Consumer<LeaseEvent> listener) {
     return store.watch(component, listener);
+  }
+
+  private void endWrite() {
+    if (fanOutStart >= 0) {
+      fanOutCpuNanos += TickMeter.cpuNow() - fanOutStart;
+      fanOuts++;
+    }
+    writing = false;
+    fanOutStart = -1;
+  }
+
+  /**
+   * CPU time spent delivering writes' events to the watchers (every replica's informer), from the
+   * first delivery to the write's return, in nanoseconds: on the writer's thread, but not its work.
+   */
+  public long fanOutCpuNanos() {
+    return fanOutCpuNanos;
+  }
+
+  /** Writes whose events were delivered. */
+  public long fanOuts() {
+    return fanOuts;
   }
 
   /** CPU time spent in {@code list}, in nanoseconds. */
