@@ -139,9 +139,11 @@ public sealed interface ShardState {
       if (in.options().heldByThisProcess(listed, false)) {
         // A Lease of ours this state no longer holds (given up after conflicts whose re-reads came
         // from a listing that lagged past the fencing deadline): taken back at once, as it is freed at
-        // once when unwanted. No other process acts on it, and the take's compare-and-swap fails if a
-        // peer took it meanwhile; left to expire, it would stay unowned for L after the listing caught up.
-        return step.take(self, listed);
+        // once when unwanted. No other process acts on it, and the compare-and-swap fails if a peer
+        // took it meanwhile; left to expire, it would stay unowned for L after the listing caught up.
+        // A retake, as for a lost take: it keeps the create wait of a Lease this process created and
+        // has not owned yet (a create answered with an error), which a take would end.
+        return step.retake(self, listed);
       }
       // Free only counts when its holder freed it: a holder cleared by another writer may still be
       // acting on the shard until its next renewal, so that lease waits out a lease duration.
