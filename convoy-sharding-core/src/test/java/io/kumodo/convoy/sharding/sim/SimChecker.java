@@ -21,11 +21,11 @@ import java.util.List;
  */
 final class SimChecker {
   /**
-   * The precise liveness check ({@link #stretch}), off by default: {@code
-   * -Dconvoy.sim.preciseLiveness=true} turns it on. It fails seeds 815, 1068, 1454 and 1511 of
-   * 2,000 (drawn with {@code -Dconvoy.sim.overlongDurations=false}), not yet triaged (docs/testing.md).
+   * The precise liveness check ({@link #stretch}), on by default: {@code
+   * -Dconvoy.sim.preciseLiveness=false} turns it off, to replay a seed as it ran before the check
+   * was on (docs/notes/2026-12-02-simulation-findings.md lists what it found).
    */
-  static final boolean PRECISE = Boolean.parseBoolean(System.getProperty("convoy.sim.preciseLiveness", "false"));
+  static final boolean PRECISE = Boolean.parseBoolean(System.getProperty("convoy.sim.preciseLiveness", "true"));
   private final FaultSimulation sim;
   /** Per shard: the last owner seen (a process, not an ID), or null. */
   private final SimReplica[] lastOwner;
@@ -243,8 +243,12 @@ final class SimChecker {
    * Precise liveness, run after every virtual task: a stretch of time in which no running process
    * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
    * most a tick R (on the slowest clock) plus the waits that apply: the listing's lag of a
-   * process, the create wait L (on the slowest clock) when its Lease was missing or created within
-   * the stretch (deleted while no undrained replica ran), and the time reconciles of the shard ran (a released Lease is freed only once they
+   * process; the create wait L (on the slowest clock) when its Lease was missing or created within
+   * the stretch (deleted while no undrained replica ran); the expiry of a holder that stopped
+   * renewing, L (on the slowest clock) from the last version of its Lease first seen within the
+   * stretch while no running holder frees it ({@link #noRunningHolderFrees}: an operator's write to
+   * a dead holder's Lease starts it again), the larger of these two counting, as they run together;
+   * and the time reconciles of the shard ran (a released Lease is freed only once they
    * exit). Checked in quiet times: from {@link FaultSimulation#bound()} after the last hard fault
    * ({@link FaultSimulation#hardUntil}; a crash, pause, partition, restart, delete... brings the
    * create wait and the expiry of a holder that stopped renewing, which the coarse bound covers)
