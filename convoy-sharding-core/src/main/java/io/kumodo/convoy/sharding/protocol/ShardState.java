@@ -127,7 +127,8 @@ public sealed interface ShardState {
 
     /**
      * Step 5 for a shard not held: retake our own take whose answer was lost; create the lease if
-     * missing; take it if freed by its holder, or once unchanged for its expiry.
+     * missing; take it at once if it names this process, or if freed by its holder, or once
+     * unchanged for its expiry.
      */
     ShardState acquire(Listing in, Plan step) {
       Lease listed = step.lease(shard());
@@ -138,6 +139,15 @@ public sealed interface ShardState {
       }
       if (listed == null) {
         return step.create(self, in);
+      }
+      if (in.options().heldByThisProcess(listed, false)) {
+        // A Lease of ours this state no longer holds (given up after conflicts whose re-reads came
+        // from a listing that lagged past the fencing deadline): taken back at once, as it is freed at
+        // once when unwanted. No other process acts on it, and the compare-and-swap fails if a peer
+        // took it meanwhile; left to expire, it would stay unowned for L after the listing caught up.
+        // A retake, as for a lost take: it keeps the create wait of a Lease this process created and
+        // has not owned yet (a create answered with an error), which a take would end.
+        return step.retake(self, listed);
       }
       // Free only counts when its holder freed it: a holder cleared by another writer may still be
       // acting on the shard until its next renewal, so that lease waits out a lease duration.

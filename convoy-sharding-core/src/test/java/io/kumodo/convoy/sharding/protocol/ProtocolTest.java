@@ -122,6 +122,11 @@ class ProtocolTest {
             free(), listing(false, null, 0), ShardState.Free.class, List.of(Write.Kind.CREATE), null, null),
         new Row("a lease of this process that its state no longer holds and does not want is freed once idle",
             free(), listing(false, MINE, L), ShardState.Releasing.class, List.of(), Write.Kind.FREE, Write.Kind.KEEP),
+        new Row("a wanted lease of this process that its state no longer holds is retaken at once, not left to expire",
+            free(), listing(true, MINE, L), ShardState.Wanted.class, List.of(Write.Kind.RETAKE), null, null),
+        new Row("a wanted lease naming this replica under another incarnation waits out its expiry",
+            free(), listing(true, lease("me", 4, Map.of(LeaseAnnotations.INCARNATION, "inc-0")), L),
+            ShardState.Wanted.class, List.of(), null, null),
         new Row("a lease naming this replica under another incarnation is left to expire",
             free(), listing(false, lease("me", 4, Map.of(LeaseAnnotations.INCARNATION, "inc-0")), L),
             ShardState.Free.class, List.of(), null, null),
@@ -199,6 +204,33 @@ class ProtocolTest {
     Lease landed = take.request().withResourceVersion("v9");
     Plan next = PROTOCOL.decide(listing(true, landed, L), new ShardState[] {after});
     assertThat(next.acquires()).extracting(Write::kind).containsExactly(Write.Kind.RETAKE);
+  }
+
+  /**
+   * A create answered with an error whose Lease a lagging listing shows only after the tick that
+   * looked for it once: retaken as this process's own Lease, it is still not owned before its
+   * create wait ends (a peer that missed the delete may still own the shard; simulation seeds 615
+   * and 1293 had two owners when it was taken instead).
+   */
+  @Test
+  void aCreateAnsweredWithAnErrorAndListedOnlyLaterIsRetakenButNotOwnedBeforeItsCreateWaitEnds() {
+    Plan plan = PROTOCOL.decide(listing(true, null, 0), new ShardState[] {free()});
+    Write create = plan.acquires().get(0);
+    ShardState after = PROTOCOL.answered(plan.states()[0], create, new Answer(Outcome.ERROR, null, NOW, NOW));
+    Plan missed = PROTOCOL.decide(listing(true, null, 0), new ShardState[] {after});
+    Write again = missed.acquires().get(0);
+    after = PROTOCOL.answered(missed.states()[0], again, new Answer(Outcome.LOST, null, NOW, NOW));
+
+    Lease landed = create.request().withResourceVersion("v9");
+    Plan next = PROTOCOL.decide(listing(true, landed, L), new ShardState[] {after});
+    Write retake = next.acquires().get(0);
+    ShardState[] states = {PROTOCOL.answered(next.states()[0], retake,
+        new Answer(Outcome.OK, retake.request().withResourceVersion("v10"), NOW, NOW))};
+
+    assertThat(states[0]).isInstanceOf(ShardState.Held.class);
+    assertThat(Protocol.owned(states, NOW + L - 1).shards()).isEmpty();
+    assertThat(Protocol.owned(states, NOW + L).shards()).containsExactly(0);
+    assertThat(retake.kind()).isEqualTo(Write.Kind.RETAKE);
   }
 
   /** A short while: much less than half a renew interval. */

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Seeded fault schedules (2,000 in {@code mvn verify}, 20,000 in {@code .ci/run}): safety and fencing tokens at every virtual instant,
- * liveness within the bound after the last fault, no lost or duplicated OnChange. The schedules
+ * liveness within the bound after the last fault and, in quiet times, within the waits that apply
+ * ({@link SimChecker#PRECISE}, on; {@code -Dconvoy.sim.preciseLiveness=false} turns it off), no lost or
+ * duplicated OnChange. The schedules
  * run in parallel, one per core (each is independent and deterministic by its seed). Every fault
  * family is on, two processes with one replica ID ({@link SimSameId}) and a stranger's member Lease
  * declaring 300 years ({@link SimOutsiders#OVERLONG_DURATIONS}) included, but the changes

@@ -21,11 +21,11 @@ import java.util.List;
  */
 final class SimChecker {
   /**
-   * The precise liveness check ({@link #stretch}), off by default: {@code
-   * -Dconvoy.sim.preciseLiveness=true} turns it on. It fails seeds 815, 1068, 1454 and 1511 of
-   * 2,000 (drawn with {@code -Dconvoy.sim.overlongDurations=false}), not yet triaged (docs/testing.md).
+   * The precise liveness check ({@link #stretch}), on by default: {@code
+   * -Dconvoy.sim.preciseLiveness=false} turns it off, to replay a seed as it ran before the check
+   * was on (docs/notes/2026-12-02-simulation-findings.md lists what it found).
    */
-  static final boolean PRECISE = Boolean.parseBoolean(System.getProperty("convoy.sim.preciseLiveness", "false"));
+  static final boolean PRECISE = Boolean.parseBoolean(System.getProperty("convoy.sim.preciseLiveness", "true"));
   private final FaultSimulation sim;
   /** Per shard: the last owner seen (a process, not an ID), or null. */
   private final SimReplica[] lastOwner;
@@ -49,6 +49,14 @@ final class SimChecker {
   private final java.time.Instant[] startedAt;
   /** Per shard: the largest listing lag of a running process within its stretch. */
   private final long[] lagWait;
+  /**
+   * Per shard: when, within its stretch, a new version of its Lease that no running holder frees
+   * ({@link #noRunningHolderFrees}) was last seen, or -1: peers take it once they saw that version
+   * unchanged for L (the expiry of a holder that stopped renewing).
+   */
+  private final long[] expiryFrom;
+  /** Per shard: the version of its Lease last seen within its stretch. */
+  private final String[] versionSeen;
   /** When {@link #afterEachTask} last ran. */
   private long lastCheck;
   /** Per shard, once {@link #afterEachTask} has checked every shard: whether a running process owns it. */
@@ -70,6 +78,8 @@ final class SimChecker {
     this.hardAtStart = new long[sim.shards];
     this.reconcileWait = new long[sim.shards];
     this.lagWait = new long[sim.shards];
+    this.expiryFrom = new long[sim.shards];
+    this.versionSeen = new String[sim.shards];
     this.createWait = new boolean[sim.shards];
     this.startedAt = new java.time.Instant[sim.shards];
     this.ownedByRunning = new boolean[sim.shards];
@@ -233,8 +243,12 @@ final class SimChecker {
    * Precise liveness, run after every virtual task: a stretch of time in which no running process
    * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
    * most a tick R (on the slowest clock) plus the waits that apply: the listing's lag of a
-   * process, the create wait L (on the slowest clock) when its Lease was missing or created within
-   * the stretch (deleted while no undrained replica ran), and the time reconciles of the shard ran (a released Lease is freed only once they
+   * process; the create wait L (on the slowest clock) when its Lease was missing or created within
+   * the stretch (deleted while no undrained replica ran); the expiry of a holder that stopped
+   * renewing, L (on the slowest clock) from the last version of its Lease first seen within the
+   * stretch while no running holder frees it ({@link #noRunningHolderFrees}: an operator's write to
+   * a dead holder's Lease starts it again), the larger of these two counting, as they run together;
+   * and the time reconciles of the shard ran (a released Lease is freed only once they
    * exit). Checked in quiet times: from {@link FaultSimulation#bound()} after the last hard fault
    * ({@link FaultSimulation#hardUntil}; a crash, pause, partition, restart, delete... brings the
    * create wait and the expiry of a holder that stopped renewing, which the coarse bound covers)
@@ -254,13 +268,23 @@ final class SimChecker {
       lagWait[shard] = 0;
       createWait[shard] = false;
       startedAt[shard] = sim.time.clock().instant();
+      expiryFrom[shard] = -1;
+      versionSeen[shard] = null;
     }
+    Lease lease = sim.shardLeases.get(shard);
     if (!createWait[shard]) {
       // Missing, or created since the stretch began (in the task that began it, say: an undrained
       // replica creating the Leases an outsider deleted while it was drained); a creation time has
       // whole seconds, as Kubernetes' has.
-      Lease lease = sim.shardLeases.get(shard);
       createWait[shard] = lease == null || lease.created() != null && !lease.created().isBefore(startedAt[shard].truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    }
+    if (lease != null && !java.util.Objects.equals(lease.resourceVersion(), versionSeen[shard])) {
+      // A version seen first now (an operator's undrain of a dead holder's Lease, say): peers count
+      // its expiry from here at the earliest.
+      versionSeen[shard] = lease.resourceVersion();
+      if (noRunningHolderFrees(shard, lease)) {
+        expiryFrom[shard] = now;
+      }
     }
     if (unownedSince[shard] == now) {
       return;
@@ -281,6 +305,23 @@ final class SimChecker {
       }
     }
     lagWait[shard] = Math.max(lagWait[shard], longestLag);
+  }
+
+  /**
+   * Whether no running holder frees {@code lease} of {@code shard}: it names a holder of which no
+   * running process owned the shard since an operator last rewrote its holder or renew time
+   * (a holder that crashed or stopped, another incarnation under that name, a replica an operator
+   * wrote in), or it is free without its holder's free mark (cleared by another writer, or created
+   * free by an operator's drain mark). Peers then take it only once they saw one version unchanged
+   * for L (docs/guarantees.md), and an operator's write to it starts that wait again.
+   */
+  boolean noRunningHolderFrees(int shard, Lease lease) {
+    if (lease.holder().isEmpty()) {
+      return !lease.annotations().containsKey(LeaseAnnotations.FREED_BY);
+    }
+    long rewritten = takenAt[shard];
+    return sim.running(lease.holder()).stream()
+        .noneMatch(r -> r.acquiredAt[shard] > 0 && r.acquiredAt[shard] > rewritten);
   }
 
   /** Whether no running process is undrained: found once per {@link #afterEachTask} (no check changes it). */
@@ -310,15 +351,18 @@ final class SimChecker {
     }
     long tick = (long) Math.ceil(sim.renew.toNanos() / (1 - sim.maxDrift));
     long create = createWait[shard] ? (long) Math.ceil(sim.lease.toNanos() / (1 - sim.maxDrift)) : 0;
-    // Plus a microsecond: the drifting tickers round their readings to whole nanoseconds.
-    long allowed = tick + lagWait[shard] + reconcileWait[shard] + create + 1_000;
+    long expiry = expiryFrom[shard] < 0 ? 0
+        : expiryFrom[shard] - start + (long) Math.ceil(sim.longestLease().toNanos() / (1 - sim.maxDrift));
+    // Plus a microsecond: the drifting tickers round their readings to whole nanoseconds. The create
+    // wait and the expiry both wait out a lease duration from a version seen: they run together.
+    long allowed = tick + lagWait[shard] + reconcileWait[shard] + Math.max(create, expiry) + 1_000;
     if (now - start > allowed) {
       sim.violation("liveness: shard " + shard + " unowned from " + java.time.Duration.ofNanos(start) + " to "
           + java.time.Duration.ofNanos(now) + " (" + java.time.Duration.ofNanos(now - start)
           + "), in quiet time (last hard fault ended " + java.time.Duration.ofNanos(hardAtStart[shard])
           + "); waits that applied: tick " + java.time.Duration.ofNanos(tick) + ", listing lag "
           + java.time.Duration.ofNanos(lagWait[shard]) + ", running reconciles "
-          + java.time.Duration.ofNanos(reconcileWait[shard]) + ", create wait " + java.time.Duration.ofNanos(create)
+          + java.time.Duration.ofNanos(reconcileWait[shard]) + ", create wait " + java.time.Duration.ofNanos(create) + ", expiry " + java.time.Duration.ofNanos(expiry)
           + "; allowed " + java.time.Duration.ofNanos(allowed) + "; its Lease now: " + sim.store.get(
               LeaseKey.shard(FaultSimulation.COMPONENT, shard)) + ", stretch began at "
           + startedAt[shard]

@@ -229,15 +229,10 @@ final class SimDrains {
       }
       // A process of the holder's ID that owned the shard since an operator last rewrote its Lease
       // holds it (another incarnation under that name cannot free it, nor can a replica an operator
-      // wrote in as the holder: that Lease expires).
-      int s0 = shard;
-      long rewritten = sim.checker().takenAt(shard);
-      boolean holderRuns = !lease.holder().isEmpty()
-          && sim.running(lease.holder()).stream().anyMatch(r -> r.acquiredAt[s0] > 0 && r.acquiredAt[s0] > rewritten);
-      // Free counts at once only when its holder freed it; one created free by the operator's mark
-      // (the Lease was missing) waits out a lease duration, as one held by a holder that runs no process.
-      boolean freedByHolder = lease.holder().isEmpty() && lease.annotations().containsKey(LeaseAnnotations.FREED_BY);
-      allowed.put(shard, tick + lag + 1_000 + (freedByHolder || holderRuns ? 0 : expiry));
+      // wrote in as the holder: that Lease expires). Free counts at once only when its holder freed
+      // it; one created free by the operator's mark (the Lease was missing) waits out a lease
+      // duration, as one held by a holder that runs no process.
+      allowed.put(shard, tick + lag + 1_000 + (sim.checker().noRunningHolderFrees(shard, lease) ? expiry : 0));
       held.put(shard, lease.holder());
       sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
     }
