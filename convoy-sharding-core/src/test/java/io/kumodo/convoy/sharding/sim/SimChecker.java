@@ -47,8 +47,8 @@ final class SimChecker {
   private final boolean[] createWait;
   /** Per shard: when its stretch began, on the store's clock (that of the Leases' creation times). */
   private final java.time.Instant[] startedAt;
-  /** Per shard: the largest listing lag of a running process within its stretch. */
-  private final long[] lagWait;
+  /** Per shard: per running process, its largest listing lag within the stretch. */
+  private final List<java.util.Map<SimReplica, Long>> lagByProcess = new ArrayList<>();
   /**
    * Per shard: when, within its stretch, a new version of its Lease that no running holder frees
    * ({@link #noRunningHolderFrees}) was last seen, or -1: peers take it once they saw that version
@@ -63,9 +63,6 @@ final class SimChecker {
   private final boolean[] ownedByRunning;
   /** Within one {@link #afterEachTask}: whether no running process is undrained (1, 0), or not yet known (-1). */
   private int noLiveReplica;
-  /** Within one {@link #afterEachTask}: the largest listing lag of a running process, {@link Long#MIN_VALUE} for none, or not yet known ({@link #LAG_UNKNOWN}). */
-  private long longestLag;
-  private static final long LAG_UNKNOWN = Long.MIN_VALUE + 1;
 
   SimChecker(FaultSimulation sim) {
     this.sim = sim;
@@ -77,7 +74,9 @@ final class SimChecker {
     java.util.Arrays.fill(unownedSince, -1);
     this.hardAtStart = new long[sim.shards];
     this.reconcileWait = new long[sim.shards];
-    this.lagWait = new long[sim.shards];
+    for (int shard = 0; shard < sim.shards; shard++) {
+      lagByProcess.add(new java.util.IdentityHashMap<>());
+    }
     this.expiryFrom = new long[sim.shards];
     this.versionSeen = new String[sim.shards];
     this.createWait = new boolean[sim.shards];
@@ -201,7 +200,6 @@ final class SimChecker {
       return;
     }
     noLiveReplica = -1;
-    longestLag = LAG_UNKNOWN;
     List<SimReplica> all = sim.replicas;
     int processes = all.size();
     for (int shard = 0; shard < sim.shards; shard++) {
@@ -242,8 +240,8 @@ final class SimChecker {
   /**
    * Precise liveness, run after every virtual task: a stretch of time in which no running process
    * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
-   * most a tick R (on the slowest clock) plus the waits that apply: the listing's lag of a
-   * process; the create wait L (on the slowest clock) when its Lease was missing or created within
+   * most a tick R (on the slowest clock) plus the waits that apply: the listing lags of the
+   * processes, each process's largest once; the create wait L (on the slowest clock) when its Lease was missing or created within
    * the stretch (deleted while no undrained replica ran); the expiry of a holder that stopped
    * renewing, L (on the slowest clock) from the last version of its Lease first seen within the
    * stretch while no running holder frees it ({@link #noRunningHolderFrees}: an operator's write to
@@ -265,7 +263,7 @@ final class SimChecker {
       unownedSince[shard] = now;
       hardAtStart[shard] = sim.hardUntil;
       reconcileWait[shard] = 0;
-      lagWait[shard] = 0;
+      lagByProcess.get(shard).clear();
       createWait[shard] = false;
       startedAt[shard] = sim.time.clock().instant();
       expiryFrom[shard] = -1;
@@ -296,15 +294,24 @@ final class SimChecker {
         break;
       }
     }
-    if (longestLag == LAG_UNKNOWN) {
-      longestLag = Long.MIN_VALUE;
-      for (SimReplica r : sim.replicas) {
-        if (r.running() && r.view.lagging() != null) {
-          longestLag = Math.max(longestLag, r.view.lagging().lagNanos());
-        }
+    // Each running process's lag counts once, the largest within the stretch: a hand-over can
+    // chain decisions of several processes, each made on its own listing (seed 17598: one releases
+    // the shard to take another that its lagging listing shows only later; the taker, lagging too,
+    // wants the shard only once its listing shows that take).
+    for (SimReplica r : sim.replicas) {
+      if (r.running() && r.view.lagging() != null) {
+        lagByProcess.get(shard).merge(r, r.view.lagging().lagNanos(), Math::max);
       }
     }
-    lagWait[shard] = Math.max(lagWait[shard], longestLag);
+  }
+
+  /** The listing lags of the processes within {@code shard}'s stretch, each process's largest once. */
+  private long lagWait(int shard) {
+    long sum = 0;
+    for (long lag : lagByProcess.get(shard).values()) {
+      sum += Math.max(0, lag);
+    }
+    return sum;
   }
 
   /**
@@ -355,13 +362,14 @@ final class SimChecker {
         : expiryFrom[shard] - start + (long) Math.ceil(sim.longestLease().toNanos() / (1 - sim.maxDrift));
     // Plus a microsecond: the drifting tickers round their readings to whole nanoseconds. The create
     // wait and the expiry both wait out a lease duration from a version seen: they run together.
-    long allowed = tick + lagWait[shard] + reconcileWait[shard] + Math.max(create, expiry) + 1_000;
+    long lagWait = lagWait(shard);
+    long allowed = tick + lagWait + reconcileWait[shard] + Math.max(create, expiry) + 1_000;
     if (now - start > allowed) {
       sim.violation("liveness: shard " + shard + " unowned from " + java.time.Duration.ofNanos(start) + " to "
           + java.time.Duration.ofNanos(now) + " (" + java.time.Duration.ofNanos(now - start)
           + "), in quiet time (last hard fault ended " + java.time.Duration.ofNanos(hardAtStart[shard])
           + "); waits that applied: tick " + java.time.Duration.ofNanos(tick) + ", listing lag "
-          + java.time.Duration.ofNanos(lagWait[shard]) + ", running reconciles "
+          + java.time.Duration.ofNanos(lagWait) + ", running reconciles "
           + java.time.Duration.ofNanos(reconcileWait[shard]) + ", create wait " + java.time.Duration.ofNanos(create) + ", expiry " + java.time.Duration.ofNanos(expiry)
           + "; allowed " + java.time.Duration.ofNanos(allowed) + "; its Lease now: " + sim.store.get(
               LeaseKey.shard(FaultSimulation.COMPONENT, shard)) + ", stretch began at "
