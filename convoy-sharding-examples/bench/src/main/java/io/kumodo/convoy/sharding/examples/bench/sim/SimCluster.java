@@ -39,8 +39,6 @@ public final class SimCluster implements AutoCloseable {
   private final Map<String, SimNode> nodes = new LinkedHashMap<>();
   private final int shards;
   private final Assignment assignment;
-  private final Duration lease;
-  private final Duration renew;
   private final Budget budget;
   private final Timeline timeline;
   /** The running IDs, sorted, while they stay the same; null after a join or a departure. */
@@ -59,8 +57,6 @@ public final class SimCluster implements AutoCloseable {
   public SimCluster(int shards, Assignment assignment, Duration lease, Duration renew, Budget budget) {
     this.shards = shards;
     this.assignment = assignment;
-    this.lease = lease;
-    this.renew = renew;
     this.budget = budget;
     this.cluster = new VirtualCluster(COMPONENT, shards, leases, lease, renew,
         b -> b.assignment(assignment));
@@ -234,10 +230,6 @@ public final class SimCluster implements AutoCloseable {
     return cache;
   }
 
-  /** The lease store underneath. */
-  public InMemoryLeaseStore leases() {
-    return leases;
-  }
 
   /** The ownership timeline. */
   public Timeline timeline() {
@@ -249,20 +241,8 @@ public final class SimCluster implements AutoCloseable {
     return time;
   }
 
-  /** S. */
-  public int shards() {
-    return shards;
-  }
 
-  /** The renew interval. */
-  public Duration renew() {
-    return renew;
-  }
 
-  /** The lease duration. */
-  public Duration lease() {
-    return lease;
-  }
 
   /** Stops every replica's ticks without closing it (nothing more is written). */
   @Override
