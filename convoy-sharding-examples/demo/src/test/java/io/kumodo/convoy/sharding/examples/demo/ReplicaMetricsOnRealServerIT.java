@@ -8,9 +8,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.examples.kube.RealKube;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@link ReplicaMetricsScenario} on etcd and kube-apiserver, as their admin (the shipped namespaces applied). */
+/**
+ * {@link ReplicaMetricsScenario} on etcd and kube-apiserver, as their admin (the shipped namespaces applied).
+ * Tagged ci: about 30 s, and {@link ReplicaMetricsIT} runs the same scenario on the mock API server in the
+ * default build.
+ */
+@Tag("ci")
 @ExtendWith(RealKube.class)
 class ReplicaMetricsOnRealServerIT extends ReplicaMetricsScenario {
   private RealKube kube;
