@@ -42,7 +42,7 @@ class CoordinatorsOnKubernetesIT {
   private static final int SHARDS = 8;
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration SLACK = Duration.ofSeconds(1);
+  private static final Duration SLACK = Fleet.SLACK;
 
   private MockFleet mock;
   private KubernetesClient client;

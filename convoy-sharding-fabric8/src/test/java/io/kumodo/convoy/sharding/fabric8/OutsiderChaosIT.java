@@ -42,15 +42,15 @@ import org.slf4j.LoggerFactory;
  * default) and hear of a delete only at their next tick. A separate thread samples {@code owns}
  * of every incarnation about every millisecond: no shard ever has two owners, no coordinator runs
  * two ticks at once, and after the last act (the drain marks removed) every shard is owned by a
- * running replica within the lease duration plus two renew intervals. {@code -Dconvoy.seed=N}
- * replays a schedule; a failure names its seed and trace.
+ * running replica within the lease duration plus two renew intervals (plus {@link Fleet#SLACK}).
+ * {@code -Dconvoy.seed=N} replays a schedule; a failure names its seed and trace.
  */
 @Tag("ci") // runs in .ci/run only (docs/testing.md)
 class OutsiderChaosIT {
   private static final Logger log = LoggerFactory.getLogger(OutsiderChaosIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2));
+  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2)).plus(Fleet.SLACK);
   private static final Duration SCHEDULE = Duration.ofSeconds(20);
   private static final int SHARDS = 8;
   private static final int ACTS = 30;

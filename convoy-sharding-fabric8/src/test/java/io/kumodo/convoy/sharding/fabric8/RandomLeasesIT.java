@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * shard by design (a malformed object with the name of a real lease, a stranger's lease that
  * declares 68 years); the rest stays. Throughout: no shard has two owners at any sample, no
  * coordinator runs two ticks at once; after each round the i mod N rule holds again within the
- * lease duration plus two renew intervals and keeps holding; every malformed object version is
- * logged, at most once per store, and no well-formed one is.
+ * lease duration plus two renew intervals (plus {@link Fleet#SLACK} for real time) and keeps
+ * holding; every malformed object version is logged, at most once per store, and no well-formed
+ * one is.
  */
 @Tag("ci") // runs in .ci/run only (docs/testing.md)
 class RandomLeasesIT {
@@ -41,7 +42,7 @@ class RandomLeasesIT {
   private static final Pattern IGNORED = Pattern.compile("ignoring Lease [^/]+/(.*) \\(resourceVersion (\\d+)\\)");
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2));
+  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2)).plus(Fleet.SLACK);
   /** How long the i mod N rule must keep holding after a round: a ghost member lives a lease duration. */
   private static final Duration STABLE = LEASE.plus(RENEW);
   private static final int SHARDS = 8;

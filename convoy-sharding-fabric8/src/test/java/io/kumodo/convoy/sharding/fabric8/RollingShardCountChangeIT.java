@@ -34,7 +34,7 @@ class RollingShardCountChangeIT {
   private static final Logger log = LoggerFactory.getLogger(RollingShardCountChangeIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2));
+  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2)).plus(Fleet.SLACK);
   private static final List<String> KEYS = keys(512);
 
   private FaultyApiServer api;
