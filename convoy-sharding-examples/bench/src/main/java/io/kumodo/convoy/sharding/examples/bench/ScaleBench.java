@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.examples.bench;
 
 import io.kumodo.convoy.sharding.Assignment;
+import io.kumodo.convoy.sharding.examples.cli.LoadAverage;
 import io.kumodo.convoy.sharding.kubectl.Flags;
 import io.kumodo.convoy.sharding.kubectl.ParsedFlags;
 import io.kumodo.convoy.sharding.examples.bench.sim.Change;
@@ -73,8 +74,8 @@ public final class ScaleBench {
         ? "convoy-sharding-examples/bench/target" : "target"));
     long start = System.nanoTime();
 
-    System.out.printf("scale grid: lease %s, renew %s, %d objects per shard, budget %d s per cell, %d cores%n",
-        lease, renew, objects, budget, Runtime.getRuntime().availableProcessors());
+    System.out.printf("scale grid: lease %s, renew %s, %d objects per shard, budget %d s per cell, %d cores, load "
+        + "average %s%n", lease, renew, objects, budget, Runtime.getRuntime().availableProcessors(), LoadAverage.now());
     for (String name : strategies) { // warm up the JIT so that the first cells' CPU and heap are not skewed
       new ScaleRun(Assignment.named(name), 10, 256, lease, renew, objects, true, 0, seed).run();
     }
@@ -93,7 +94,7 @@ public final class ScaleBench {
             row = new ScaleRun(assignment, r, s, lease, renew, objects, r <= rollingMax, budget,
                 seed + 31L * r + s).run();
             System.out.println(Table.format(row.wallSeconds()) + " s: " + name + " R=" + r + " S=" + s
-                + (row.note().isEmpty() ? "" : " (" + row.note() + ")"));
+                + (row.note().isEmpty() ? "" : " (" + row.note() + ")") + "; load average " + LoadAverage.now());
             if (!row.note().isEmpty()) {
               over.add(new int[] {r, s});
             }
