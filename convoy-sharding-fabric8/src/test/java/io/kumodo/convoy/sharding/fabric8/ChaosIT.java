@@ -32,14 +32,14 @@ import org.slf4j.LoggerFactory;
  * separate thread samples {@code owns} of every incarnation, crashed ones included, about every
  * millisecond: no shard ever has two owners, no coordinator runs two ticks at once, and after the
  * last event every shard is owned by a running replica within the lease duration plus two renew
- * intervals. {@code -Dconvoy.seed=N} replays a schedule; a failure names its seed and trace.
+ * intervals (plus {@link Fleet#SLACK}). {@code -Dconvoy.seed=N} replays a schedule; a failure names its seed and trace.
  */
 @Tag("ci") // runs in .ci/run only (docs/testing.md)
 class ChaosIT {
   private static final Logger log = LoggerFactory.getLogger(ChaosIT.class);
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2));
+  private static final Duration BOUND = LEASE.plus(RENEW.multipliedBy(2)).plus(Fleet.SLACK);
   private static final Duration SCHEDULE = Duration.ofSeconds(25);
   private static final Duration MAX_DOWNTIME = Duration.ofSeconds(3);
   private static final int SHARDS = 16;
