@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * Balanced, sticky assignment. With A assignable (not drained) shards and N live replicas,
- * every replica's quota is floor(A/N), and the A mod N replicas that hold the most shards now
- * (ties by rendezvous order) get one more. Each replica keeps the shards it holds, up to its
+ * every replica's quota is floor(A/N), and A mod N replicas get one more: those that hold the
+ * most shards above floor(A/N) now, then by rendezvous order (holdings up to floor(A/N) do not
+ * rank, so the free shards that replicas take one after the other in a hand-over do not move
+ * the extra shards between them). Each replica keeps the shards it holds, up to its
  * quota, preferring those with the highest rendezvous score; the remaining shards go, in shard
  * order, each to the replica under quota with the highest rendezvous score for it.
  *
@@ -87,13 +89,17 @@ final class BalancedAssignment implements Assignment {
         held.get(r).add(i);
       }
     }
-    // Quotas: floor(A/N), plus one for the A mod N replicas holding the most now.
+    // Quotas: floor(A/N), plus one for the A mod N replicas holding the most above floor(A/N) now,
+    // then by rendezvous order. Holdings up to floor(A/N) do not rank: takes of free shards during a
+    // hand-over change them, and replicas deciding one after the other must not each leave the
+    // extra shard to the other (the simulation's seed 26248: a shard unowned for two renew intervals).
+    int base = assignable / n;
     Integer[] order = new Integer[n];
     for (int r = 0; r < n; r++) {
       order[r] = r;
     }
     Arrays.sort(order, (a, b) -> {
-      int c = Integer.compare(held.get(b).size(), held.get(a).size());
+      int c = Integer.compare(Math.max(held.get(b).size(), base), Math.max(held.get(a).size(), base));
       return c != 0 ? c : Long.compareUnsigned(seeds[b], seeds[a]);
     });
     int[] quota = new int[n];
