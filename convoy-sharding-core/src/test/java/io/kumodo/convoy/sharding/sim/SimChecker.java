@@ -36,6 +36,8 @@ final class SimChecker {
   private final List<Window> windows = new ArrayList<>();
   /** Per shard: when an operator last took its lease from under its holder ({@link #takenFromUnder}); -1 never. */
   private final long[] takenAt;
+  /** Per replica ID: when an operator last wrote its member lease (set or removed its drain mark). */
+  private final java.util.Map<String, Long> memberEditedAt = new java.util.HashMap<>();
 
   /** Per shard: since when no running process owns it (drained and no-live-replica times excluded); -1 when owned. */
   private final long[] unownedSince;
@@ -87,9 +89,10 @@ final class SimChecker {
   /**
    * A reconcile of {@code shard} by {@code replica} between {@code enterShard} and {@code
    * exitShard}; excused once its process was paused or cut off from the store (partitioned,
-   * flaky, throwing) while it ran, or an operator took its lease from under it ({@link
-   * #takenFromUnder}): then its lease may expire or go under it, which only a fencing token
-   * guards against (docs/guarantees.md).
+   * flaky, throwing) while it ran, its process was fenced from the shard ({@link #fenced}), or an
+   * operator took its lease from under it ({@link #takenFromUnder}): then its lease may expire or
+   * go under it, which only an {@code owns} check or a fencing token guards against
+   * (docs/guarantees.md).
    */
   static final class Window {
     private final SimReplica replica;
@@ -126,6 +129,21 @@ final class SimChecker {
     takenAt[shard] = sim.time.read();
     for (Window w : windows) {
       if (w.shard == shard) {
+        w.excused = true;
+      }
+    }
+  }
+
+  /**
+   * {@code replica} stopped owning {@code shards} because it renewed none of them within the lease
+   * duration less the fencing margin (fenced), or a renewal landed after that deadline (lapsed):
+   * cut off from its Leases without a fault of its own store, as when its renewals conflict with an
+   * outside edit that its lagging listing does not show yet. Its running reconciles of them go on
+   * past the fence, and a peer may take the shards once the Leases expire, so they are excused.
+   */
+  void fenced(SimReplica replica, java.util.Set<Integer> shards) {
+    for (Window w : windows) {
+      if (w.replica == replica && shards.contains(w.shard)) {
         w.excused = true;
       }
     }
@@ -241,7 +259,8 @@ final class SimChecker {
    * Precise liveness, run after every virtual task: a stretch of time in which no running process
    * owns {@code shard} (while it is not drained and some running process is not drained) lasts at
    * most a tick R (on the slowest clock) plus the waits that apply: the listing lags of the
-   * processes, each process's largest once; the create wait L (on the slowest clock) when its Lease was missing or created within
+   * processes, each process's largest once (twice for a process whose member lease an operator
+   * wrote within the stretch); the create wait L (on the slowest clock) when its Lease was missing or created within
    * the stretch (deleted while no undrained replica ran); the expiry of a holder that stopped
    * renewing, L (on the slowest clock) from the last version of its Lease first seen within the
    * stretch while no running holder frees it ({@link #noRunningHolderFrees}: an operator's write to
@@ -298,11 +317,22 @@ final class SimChecker {
     // chain decisions of several processes, each made on its own listing (seed 17598: one releases
     // the shard to take another that its lagging listing shows only later; the taker, lagging too,
     // wants the shard only once its listing shows that take).
+    // An operator's write to a process's member lease within the stretch counts its lag once more:
+    // its renewals conflict until its listing shows that write, and peers may count it dead
+    // meanwhile (seed 25096: a replica lagging 32.5 s, its member lease undrained while it waited
+    // to see the frees of the shards it was to take).
     for (SimReplica r : sim.replicas) {
       if (r.running() && r.view.lagging() != null) {
-        lagByProcess.get(shard).merge(r, r.view.lagging().lagNanos(), Math::max);
+        Long edited = memberEditedAt.get(r.id);
+        long lag = r.view.lagging().lagNanos() * (edited != null && edited >= unownedSince[shard] ? 2 : 1);
+        lagByProcess.get(shard).merge(r, lag, Math::max);
       }
     }
+  }
+
+  /** An operator wrote the member lease of replica {@code id} (a drain mark set or removed). */
+  void memberEdited(String id) {
+    memberEditedAt.put(id, sim.time.read());
   }
 
   /** The listing lags of the processes within {@code shard}'s stretch, each process's largest once. */

@@ -97,6 +97,7 @@ final class SimDrains {
       return;
     }
     sim.store.put(lease.withAnnotations(marked(lease.annotations(), mark)));
+    sim.checker().memberEdited(id);
     if (!mark) {
       sim.memberLeaseRewritten(id);
     }
@@ -195,6 +196,7 @@ final class SimDrains {
       Lease lease = sim.store.get(LeaseKey.member(FaultSimulation.COMPONENT, id));
       if (lease != null && LeaseAnnotations.isDrained(lease)) {
         sim.store.put(lease.withAnnotations(marked(lease.annotations(), false)));
+        sim.checker().memberEdited(id);
         sim.memberLeaseRewritten(id);
       }
     }

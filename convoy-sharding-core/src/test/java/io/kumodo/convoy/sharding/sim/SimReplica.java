@@ -5,6 +5,7 @@
 package io.kumodo.convoy.sharding.sim;
 
 import io.kumodo.convoy.sharding.Coordinator;
+import io.kumodo.convoy.sharding.CoordinatorEvents;
 import io.kumodo.convoy.sharding.ShardChange;
 import io.kumodo.convoy.sharding.Ticker;
 import io.kumodo.convoy.sharding.testing.ProcessScheduler;
@@ -98,6 +99,14 @@ final class SimReplica {
         .clock(wall)
         .onChange(change -> app.onChange(change))
         .onChange(this::onChange)
+        .events(new CoordinatorEvents() {
+          @Override
+          public void ownershipLost(Set<Integer> shards, String reason) {
+            if (!reason.equals("lost")) { // fenced or lapsed; a lost Lease was taken, checked as such
+              sim.checker().fenced(SimReplica.this, shards);
+            }
+          }
+        })
         .random(new Random(~storeSeed))
         .leaseDuration(lease)
         .keepMembershipOnClose(keepsMembership));
