@@ -233,11 +233,12 @@ public final class Observations {
   }
 
   /**
-   * For a lease with no holder, what stays the same while nobody takes it: its object (creation
-   * time), transition count and acquire time; null for a held lease. A take writes another
-   * transition count and acquire time, and a lease deleted and created again is another object,
-   * so two versions with the same value had no holder between them, even one this replica never
-   * listed. An edit of a free lease's annotations (an operator's drain mark, say) then does not
+   * For a lease with no holder, what stays the same while nobody takes or renews it: its object
+   * (creation time), transition count, acquire time and renew time; null for a held lease. A take
+   * writes another transition count and acquire time, a renewal another renew time (also one on a
+   * holder that an outsider wrote back over a free without a take: AdversarialFreeSinceTest), and
+   * a lease deleted and created again is another object, so two versions with the same value had
+   * no holder acting between them, even one this replica never listed. An edit of a free lease's annotations (an operator's drain mark, say) then does not
    * start its wait for a holder that may still act (a lease duration) again: nobody held it since
    * the version that started it. Without a creation time (a store that keeps none) a lease
    * created again could not be told apart: null.
@@ -246,7 +247,7 @@ public final class Observations {
     if (!lease.isFree() || lease.created() == null) {
       return null;
     }
-    return lease.transitions() + "|" + lease.acquireTime() + "|" + lease.created();
+    return lease.transitions() + "|" + lease.acquireTime() + "|" + lease.renewTime() + "|" + lease.created();
   }
 
   /** Forgets {@code key}: its lease was deleted (a later version counts as seen for the first time). */

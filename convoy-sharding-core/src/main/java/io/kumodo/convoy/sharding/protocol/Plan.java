@@ -168,19 +168,30 @@ public final class Plan {
     return s.with(m);
   }
 
+  /**
+   * Takes back a Lease that names this process: a renewal of the listed version. Like a take, it
+   * drops a free mark the version carries (an operator wrote this holder back over a free), so that
+   * clearing its holder later does not read as this replica's free (AdversarialRetakeTest).
+   */
   ShardState retake(ShardState s, Lease listed) {
-    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, listed.renewed(wall, o.leaseDuration())));
+    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, withoutFreeMark(listed.renewed(wall, o.leaseDuration()))));
     return s;
   }
 
   ShardState take(ShardState s, Lease listed) {
     Lease taken = FencingTokens.taken(listed, o.replicaId(), wall).renewed(wall, o.leaseDuration());
-    Map<String, String> annotations = new HashMap<>(taken.annotations());
-    if (annotations.remove(LeaseAnnotations.FREED_BY) != null) {
-      taken = taken.withAnnotations(annotations);
-    }
-    acquires.add(update(Write.Kind.TAKE, s.memory(), listed, taken));
+    acquires.add(update(Write.Kind.TAKE, s.memory(), listed, withoutFreeMark(taken)));
     return s;
+  }
+
+  /** {@code lease} without {@link LeaseAnnotations#FREED_BY}: a held Lease carries no free mark. */
+  private static Lease withoutFreeMark(Lease lease) {
+    if (!lease.annotations().containsKey(LeaseAnnotations.FREED_BY)) {
+      return lease;
+    }
+    Map<String, String> annotations = new HashMap<>(lease.annotations());
+    annotations.remove(LeaseAnnotations.FREED_BY);
+    return lease.withAnnotations(annotations);
   }
 
   /** Renews {@code mine} as state {@code s}: held, or taken back from its release before it was freed. */

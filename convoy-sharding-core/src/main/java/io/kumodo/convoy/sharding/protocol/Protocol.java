@@ -294,7 +294,9 @@ public final class Protocol {
       }
       case LOST -> {
         return switch (write.kind()) {
-          case RENEW -> s instanceof ShardState.Held ? dropped(m.forgetCreate()) : s.with(m.forgetCreate());
+          // The create wait stays: a retake of this Lease, once a lagging listing shows it naming this
+          // process again, must not end it (AdversarialRetakeTest); a take of another's Lease does.
+          case RENEW -> s instanceof ShardState.Held ? dropped(m) : s.with(m);
           case KEEP, FREE -> dropped(m);
           default -> s.with(m);
         };
