@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.sim.LaggingLeaseStore;
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attacks on the retake ({@code protocol/ShardState.Wanted.acquire}): a wanted shard whose listed
+ * Lease names this process is taken back at once, without a create wait. ({@link TestCluster}
+ * checks every 100 ms that no shard has two owners.)
+ */
+class AdversarialRetakeTest {
+  private static final LeaseKey SHARD_0 = LeaseKey.shard("convoy-cm", 0);
+
+  /**
+   * cm-x owns shard 0 and is cut off from the API server after its renewal at 10 s: it owns until
+   * 34 s. An outsider deletes the Lease at 18.5 s. cm-a, whose listing and watch lag 1 s, creates it
+   * at 19.5 s: owned from 49.5 s (the create wait). An outsider annotates it at once. cm-a's renewal at 20 s
+   * conflicts, and its re-read, from the lagging listing, shows no Lease: lost, and the create wait
+   * is forgotten ({@code Protocol.answered}, LOST on a RENEW of a held shard: {@code forgetCreate}).
+   * When its listing shows the annotated Lease (20.5 s), naming this process, cm-a retakes it and
+   * owns it at once, while cm-x still does (until 34 s). Without {@code forgetCreate} on that path
+   * (tried on the classpath only) cm-a owns it at 49.5 s, and the test passes.
+   */
+  @Test
+  void aLeaseThisProcessCreatedAndGaveUpOnALaggingReReadIsNotOwnedBeforeItsCreateWaitEndsWhenRetaken() throws Exception {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
+        b -> b.assignment(EditedLeaseTest.GREEDY));
+    TestCluster.Replica x = cluster.start("cm-x");
+    LaggingLeaseStore lagging = LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ofSeconds(1));
+    TestCluster.Replica a = cluster.start("cm-a", lagging);
+    cluster.run(Duration.ofMillis(10_500)); // t = 10.5 s
+    assertThat(x.coordinator.ownedShards()).containsExactly(0);
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    cluster.partition("cm-x", Duration.ofSeconds(60)); // cm-x renewed at 10 s: it owns until 34 s
+    cluster.run(Duration.ofSeconds(8)); // t = 18.5 s
+    cluster.store.delete(cluster.store.get(SHARD_0)); // kubectl delete lease
+    while (cluster.store.get(SHARD_0) == null) {
+      cluster.run(Duration.ofMillis(100));
+    }
+    assertThat(cluster.time.elapsed()).as("cm-a created the Lease once its listing showed it missing")
+        .isEqualTo(Duration.ofMillis(19_500));
+    Lease created = cluster.store.get(SHARD_0);
+    assertThat(created.holder()).isEqualTo("cm-a");
+    Map<String, String> annotations = new HashMap<>(created.annotations());
+    annotations.put("example.com/note", "edited");
+    cluster.store.put(created.withAnnotations(annotations)); // kubectl annotate
+    cluster.run(Duration.ofMillis(14_500)); // t = 34 s: cm-x's fencing deadline
+    cluster.run(Duration.ofSeconds(30)); // past cm-a's create wait (49.5 s)
+    assertThat(a.coordinator.ownedShards()).as("cm-a owns the shard once its create wait is over").containsExactly(0);
+  }
+}
