@@ -44,7 +44,7 @@ class AdversarialFreeSinceTest {
     cutOffAndClearAgain(cluster); // t = 20 s: cm-a owns until 20 s + L - m = 44 s
 
     // cm-b resumes at 26.5 s and takes the Lease at 36 s (6 s + L): two owners until 44 s.
-    cluster.run(Duration.ofSeconds(30));
+    cluster.run(Duration.ofSeconds(35));
     assertThat(cluster.store.get(SHARD_0).holder()).isEqualTo("cm-b");
   }
 
@@ -71,7 +71,7 @@ class AdversarialFreeSinceTest {
     assertHeldAgainAndRenewedSince(cluster, held);
     cutOffAndClearAgain(cluster); // cm-a owns until 44 s
 
-    cluster.run(Duration.ofSeconds(30)); // cm-b takes at 36 s
+    cluster.run(Duration.ofSeconds(35)); // cm-b takes at 36 s
     assertThat(cluster.store.get(SHARD_0).holder()).isEqualTo("cm-b");
   }
 
