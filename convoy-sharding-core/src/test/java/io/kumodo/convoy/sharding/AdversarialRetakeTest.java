@@ -59,4 +59,49 @@ class AdversarialRetakeTest {
     cluster.run(Duration.ofSeconds(30)); // past cm-a's create wait (49.5 s)
     assertThat(a.coordinator.ownedShards()).as("cm-a owns the shard once its create wait is over").containsExactly(0);
   }
+
+  /**
+   * Only an operator's edits, no fault: shard 0 is drained, and cm-a frees its Lease (holder
+   * empty, {@code freed-by: cm-a}). The operator undrains it and writes cm-a back as holder in one
+   * edit. cm-a wants it again and retakes it at its next regular tick, since it names this process
+   * (its incarnation annotation stayed), and owns it; the retake, unlike a take, leaves the
+   * {@code freed-by} mark on the Lease. The operator then clears the holder: a Lease whose holder
+   * was cleared carries a free mark its holder did not write for this holding, and cm-b takes it at
+   * once (rule 7) while cm-a still owns the shard until its next renewal finds the Lease changed
+   * (two owners from 10.6 s to 20 s). With {@code Plan.retake} removing the mark as
+   * {@code Plan.take} does (tried on the classpath only), cm-b waits L and the test passes.
+   */
+  @Test
+  void aLeaseRetakenByItsHolderAfterAnOperatorWroteItBackIsNotTakenAtOnceWhenItsHolderIsClearedAgain() {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
+        b -> b.assignment(EditedLeaseTest.GREEDY));
+    TestCluster.Replica a = cluster.start("cm-a");
+    cluster.run(Duration.ofSeconds(5));
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(1)); // t = 6 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0);
+    assertThat(b.coordinator.ownedShards()).isEmpty();
+
+    Lease held = cluster.store.get(SHARD_0);
+    Map<String, String> drained = new HashMap<>(held.annotations());
+    drained.put(LeaseAnnotations.DRAINED, "true");
+    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.run(Duration.ofSeconds(1)); // t = 7 s
+    Lease freed = cluster.store.get(SHARD_0);
+    assertThat(freed.isFree()).isTrue();
+    assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
+
+    Map<String, String> undrained = new HashMap<>(freed.annotations());
+    undrained.remove(LeaseAnnotations.DRAINED);
+    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions())
+        .withAnnotations(undrained)); // kubectl edit: undrained, holder written back
+    cluster.run(Duration.ofMillis(3_500)); // t = 10.5 s: cm-a retook it at its regular tick at 10 s
+    Lease retaken = cluster.store.get(SHARD_0);
+    assertThat(a.coordinator.ownedShards()).containsExactly(0);
+    assertThat(retaken.renewTime()).isAfter(freed.renewTime());
+
+    cluster.store.put(retaken.withHolder("", retaken.acquireTime(), retaken.renewTime(), retaken.transitions()));
+    cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+  }
 }
