@@ -104,4 +104,37 @@ class AdversarialRetakeTest {
     cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
+
+  /**
+   * The same with the default assignment, no greedy one: cm-x owns both shards and is cut off from
+   * the API server after its renewal at 10 s (it owns until 34 s, and cannot learn of a joiner).
+   * cm-a joins at 10.5 s, its listing and watch 1 s behind, and wants shard 0 (position 0 of 2).
+   * An outsider deletes shard 0's Lease at 19.2 s; cm-a creates it at 20.2 s, an outsider annotates
+   * it at once, cm-a's renewal at 20.5 s conflicts and its re-read (as of 19.5 s) shows no Lease;
+   * at 21.2 s it retakes the Lease and owns it at once.
+   */
+  @Test
+  void aJoinerThatCreatedADeletedLeaseAndGaveUpOnALaggingReReadDoesNotOwnItWhileTheCutOffHolderStillDoes()
+      throws Exception {
+    TestCluster cluster = new TestCluster(2);
+    TestCluster.Replica x = cluster.start("cm-x");
+    cluster.run(Duration.ofMillis(10_500)); // t = 10.5 s
+    assertThat(x.coordinator.ownedShards()).containsExactly(0, 1);
+    cluster.partition("cm-x", Duration.ofSeconds(60)); // renewed at 10 s: owns until 34 s
+    TestCluster.Replica a = cluster.start("cm-a",
+        LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ofSeconds(1)));
+    cluster.run(Duration.ofMillis(8_700)); // t = 19.2 s
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    cluster.store.delete(cluster.store.get(SHARD_0)); // kubectl delete lease
+    while (cluster.store.get(SHARD_0) == null) {
+      cluster.run(Duration.ofMillis(100));
+    }
+    Lease created = cluster.store.get(SHARD_0);
+    assertThat(created.holder()).isEqualTo("cm-a");
+    Map<String, String> annotations = new HashMap<>(created.annotations());
+    annotations.put("example.com/note", "edited");
+    cluster.store.put(created.withAnnotations(annotations)); // kubectl annotate
+    cluster.run(Duration.ofSeconds(45));
+    assertThat(a.coordinator.ownedShards()).as("cm-a owns shard 0 once its create wait is over").contains(0);
+  }
 }
