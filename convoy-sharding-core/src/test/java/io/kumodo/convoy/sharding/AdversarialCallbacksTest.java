@@ -7,9 +7,6 @@ package io.kumodo.convoy.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,29 +40,5 @@ class AdversarialCallbacksTest {
     a.coordinator.exitShard(1);
     cluster.run(TestCluster.RENEW);
     assertThat(b.coordinator.ownedShards()).containsExactly(0, 1, 2, 3);
-  }
-
-  @Test
-  void aCallbackThatDrainsItsCoordinatorOnEveryAcquisitionAndUndrainsOnEveryReleaseNeverGivesTwoOwners() {
-    Coordinator[] self = new Coordinator[1];
-    List<CompletionStage<Void>> drains = new ArrayList<>();
-    TestCluster cluster = new TestCluster(4);
-    cluster.start("cm-b");
-    TestCluster.Replica a = cluster.new Replica("cm-a", cluster.store, Duration.ZERO, b -> b
-        .onChange(c -> {
-          if (!c.acquired().isEmpty()) {
-            drains.add(self[0].drain());
-            self[0].ownedShards();
-          } else if (c.owned().isEmpty()) {
-            self[0].undrain();
-          }
-        }));
-    self[0] = a.coordinator;
-    cluster.start(a);
-    cluster.run(Duration.ofSeconds(120));
-    assertThat(drains).isNotEmpty();
-    cluster.crash("cm-a");
-    cluster.run(TestCluster.LEASE.plus(TestCluster.RENEW.multipliedBy(2)));
-    assertThat(cluster.replicas.get("cm-b").coordinator.ownedShards()).containsExactly(0, 1, 2, 3);
   }
 }
