@@ -26,9 +26,10 @@ class AdversarialFreeSinceTest {
    * its re-read shows its own holding (same holder, incarnation, transitions and acquire time) and
    * it renews on that version: it owns the shard again, for L less m after that renewal. The
    * outsider clears the holder a second time while cm-a is cut off from the API server. cm-b, paused
-   * between its listings, never listed a held version: the second free version has the same
-   * object, transitions and acquire time as the first, so its age counts from the first, and cm-b
-   * takes it L after the first clear, before cm-a's fencing deadline.
+   * between its listings, never listed a held version. The second free version has the same
+   * object, transitions and acquire time as the first but a later renew time, so its age counts
+   * from itself ({@code Observations.freeSince}), and cm-b takes it only after cm-a's fencing
+   * deadline. Counted from the first clear, cm-b took it at 36 s: two owners until 44 s.
    */
   @Test
   void aFreeLeaseWhoseHolderAnOutsiderWroteBackAndClearedAgainIsNotTakenBeforeThatHoldersLastRenewalIsFenced() {
@@ -43,7 +44,7 @@ class AdversarialFreeSinceTest {
     assertHeldAgainAndRenewedSince(cluster, held);
     cutOffAndClearAgain(cluster); // t = 20 s: cm-a owns until 20 s + L - m = 44 s
 
-    // cm-b resumes at 26.5 s and takes the Lease at 36 s (6 s + L): two owners until 44 s.
+    // cm-b resumes at 26.5 s; it takes the Lease L after the second clear, not at 36 s (6 s + L).
     cluster.run(Duration.ofSeconds(35));
     assertThat(cluster.store.get(SHARD_0).holder()).isEqualTo("cm-b");
   }

@@ -26,11 +26,10 @@ class AdversarialRetakeTest {
    * cm-x owns shard 0 and is cut off from the API server after its renewal at 10 s: it owns until
    * 34 s. An outsider deletes the Lease at 18.5 s. cm-a, whose listing and watch lag 1 s, creates it
    * at 19.5 s: owned from 49.5 s (the create wait). An outsider annotates it at once. cm-a's renewal at 20 s
-   * conflicts, and its re-read, from the lagging listing, shows no Lease: lost, and the create wait
-   * is forgotten ({@code Protocol.answered}, LOST on a RENEW of a held shard: {@code forgetCreate}).
-   * When its listing shows the annotated Lease (20.5 s), naming this process, cm-a retakes it and
-   * owns it at once, while cm-x still does (until 34 s). Without {@code forgetCreate} on that path
-   * (tried on the classpath only) cm-a owns it at 49.5 s, and the test passes.
+   * conflicts, and its re-read, from the lagging listing, shows no Lease: lost. When its listing
+   * shows the annotated Lease (20.5 s), naming this process, cm-a retakes it; the lost renewal kept
+   * the create wait ({@code Protocol.answered}), so cm-a owns it at 49.5 s, not while cm-x still
+   * does (until 34 s). Forgetting the create wait there gave two owners from 20.5 s.
    */
   @Test
   void aLeaseThisProcessCreatedAndGaveUpOnALaggingReReadIsNotOwnedBeforeItsCreateWaitEndsWhenRetaken() throws Exception {
@@ -64,12 +63,10 @@ class AdversarialRetakeTest {
    * Only an operator's edits, no fault: shard 0 is drained, and cm-a frees its Lease (holder
    * empty, {@code freed-by: cm-a}). The operator undrains it and writes cm-a back as holder in one
    * edit. cm-a wants it again and retakes it at its next regular tick, since it names this process
-   * (its incarnation annotation stayed), and owns it; the retake, unlike a take, leaves the
-   * {@code freed-by} mark on the Lease. The operator then clears the holder: a Lease whose holder
-   * was cleared carries a free mark its holder did not write for this holding, and cm-b takes it at
-   * once (rule 7) while cm-a still owns the shard until its next renewal finds the Lease changed
-   * (two owners from 10.6 s to 20 s). With {@code Plan.retake} removing the mark as
-   * {@code Plan.take} does (tried on the classpath only), cm-b waits L and the test passes.
+   * (its incarnation annotation stayed), and owns it; the retake, like a take, drops the
+   * {@code freed-by} mark ({@code Plan.retake}). The operator then clears the holder: with no free
+   * mark, cm-b waits out L (rule 7). A retake that kept the mark made the clear read as cm-a's own
+   * free: cm-b took it at once while cm-a still owned the shard (two owners from 10.6 s to 20 s).
    */
   @Test
   void aLeaseRetakenByItsHolderAfterAnOperatorWroteItBackIsNotTakenAtOnceWhenItsHolderIsClearedAgain() {
