@@ -158,21 +158,29 @@ class BalancedAssignmentTest {
   void theRestArePlacedShardByShardOnTheOpenReplicaWithTheBestRendezvousScore() {
     Random random = new Random(24);
     for (int round = 0; round < 200; round++) {
-      int n = 1 + random.nextInt(40);
-      int shards = 1 + random.nextInt(300);
-      List<String> ids = ids(random, n);
-      List<String> holders = new ArrayList<>();
-      BitSet drained = new BitSet();
-      for (int i = 0; i < shards; i++) {
-        int pick = random.nextInt(3 * n);
-        holders.add(pick < n ? ids.get(pick) : pick < 2 * n ? null : "gone-" + pick);
-        if (random.nextInt(10) == 0) {
-          drained.set(i);
-        }
-      }
-      Assignment.View view = new Assignment.View(ids, 0, shards, holders, drained, ShardBy.NAME);
+      Assignment.View view = randomView(random, 40, 300);
       assertThat(BalancedAssignment.place(view)).as("round %d", round).containsExactly(referencePlace(view));
     }
+  }
+
+  /**
+   * Up to {@code maxReplicas} live replicas and {@code maxShards} shards, each held by a live
+   * replica, free, or held by a replica gone (a third each), one in ten drained.
+   */
+  private static Assignment.View randomView(Random random, int maxReplicas, int maxShards) {
+    int n = 1 + random.nextInt(maxReplicas);
+    int shards = 1 + random.nextInt(maxShards);
+    List<String> ids = ids(random, n);
+    List<String> holders = new ArrayList<>();
+    BitSet drained = new BitSet();
+    for (int i = 0; i < shards; i++) {
+      int pick = random.nextInt(3 * n);
+      holders.add(pick < n ? ids.get(pick) : pick < 2 * n ? null : "gone-" + pick);
+      if (random.nextInt(10) == 0) {
+        drained.set(i);
+      }
+    }
+    return new Assignment.View(ids, 0, shards, holders, drained, ShardBy.NAME);
   }
 
   /**
@@ -186,20 +194,12 @@ class BalancedAssignmentTest {
   void aReplicasTakesOfTheFreeShardsPlacedOnItMoveNoOtherShard() {
     Random random = new Random(26248);
     for (int round = 0; round < 2000; round++) {
-      int n = 1 + random.nextInt(12);
-      int shards = 1 + random.nextInt(120);
-      List<String> ids = ids(random, n);
-      List<String> holders = new ArrayList<>();
-      BitSet drained = new BitSet();
-      for (int i = 0; i < shards; i++) {
-        int pick = random.nextInt(3 * n);
-        holders.add(pick < n ? ids.get(pick) : pick < 2 * n ? null : "gone-" + pick);
-        if (random.nextInt(10) == 0) {
-          drained.set(i);
-        }
-      }
-      int[] placed = BalancedAssignment.place(new Assignment.View(ids, 0, shards, holders, drained, ShardBy.NAME));
-      int taker = random.nextInt(n);
+      Assignment.View view = randomView(random, 12, 120);
+      List<String> ids = view.liveIds();
+      List<String> holders = view.holders();
+      int shards = view.shardCount();
+      int[] placed = BalancedAssignment.place(view);
+      int taker = random.nextInt(ids.size());
       List<String> after = new ArrayList<>(holders);
       for (int i = 0; i < shards; i++) {
         boolean free = holders.get(i) == null || !ids.contains(holders.get(i));
@@ -207,7 +207,7 @@ class BalancedAssignmentTest {
           after.set(i, ids.get(taker));
         }
       }
-      assertThat(BalancedAssignment.place(new Assignment.View(ids, 0, shards, after, drained, ShardBy.NAME)))
+      assertThat(BalancedAssignment.place(new Assignment.View(ids, 0, shards, after, view.drained(), ShardBy.NAME)))
           .as("round %d: after %s took its free shards", round, ids.get(taker)).containsExactly(placed);
     }
   }
