@@ -238,10 +238,11 @@ public final class Observations {
    * writes another transition count and acquire time, a renewal another renew time (also one on a
    * holder that an outsider wrote back over a free without a take: AdversarialFreeSinceTest), and
    * a lease deleted and created again is another object, so two versions with the same value had
-   * no holder acting between them, even one this replica never listed. An edit of a free lease's annotations (an operator's drain mark, say) then does not
-   * start its wait for a holder that may still act (a lease duration) again: nobody held it since
-   * the version that started it. Without a creation time (a store that keeps none) a lease
-   * created again could not be told apart: null.
+   * no holder acting between them, even one this replica never listed. An edit of a free lease's
+   * annotations (an operator's drain mark, say) then does not start its wait for a holder that
+   * may still act (a lease duration) again: nobody held it since the version that started it.
+   * Without a creation time (a store that keeps none) a lease created again could not be told
+   * apart: null.
    */
   private static String freeSince(Lease lease) {
     if (!lease.isFree() || lease.created() == null) {

@@ -42,7 +42,6 @@ class CoordinatorsOnKubernetesIT {
   private static final int SHARDS = 8;
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
-  private static final Duration SLACK = Fleet.SLACK;
 
   private MockFleet mock;
   private KubernetesClient client;
@@ -93,10 +92,10 @@ class CoordinatorsOnKubernetesIT {
 
     replicas.stop(replicas.get("cm-b"));
     long closed = System.nanoTime();
-    poll(RENEW.plus(SLACK)).until(() -> replicas.ownsByModulo() || replicas.owners().keySet().containsAll(itsShards));
+    poll(RENEW.plus(Fleet.SLACK)).until(() -> replicas.ownsByModulo() || replicas.owners().keySet().containsAll(itsShards));
     Duration handover = Duration.ofNanos(System.nanoTime() - closed);
     // Going from 3 to 2 replicas also moves shards between the survivors: one more tick.
-    poll(RENEW.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
+    poll(RENEW.multipliedBy(2).plus(Fleet.SLACK)).until(replicas::ownsByModulo);
     log.info("measured: the shards of a closed replica had new owners {} ms after close, all converged {} ms",
         handover.toMillis(), Duration.ofNanos(System.nanoTime() - closed).toMillis());
 
@@ -119,7 +118,7 @@ class CoordinatorsOnKubernetesIT {
     replicas.acquisitions.clear();
 
     replicas.crash(crashed); // waits for a tick under way: every write it sent has its answer
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
+    poll(LEASE.plus(RENEW).plus(Fleet.SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
     // Timed from the last write of the shard lease taken first, not from the replica's last write
     // of any lease: one tick writes its member lease and its shard leases one after another, and a
@@ -131,7 +130,7 @@ class CoordinatorsOnKubernetesIT {
         firstTake[1], Duration.ofNanos(firstTake[0] - lastWrite).toMillis());
     assertThat(Duration.ofNanos(firstTake[0] - lastWrite)).as("time from the last write of the shard lease to the takeover")
         .isGreaterThanOrEqualTo(LEASE)
-        .isLessThan(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2)));
+        .isLessThan(LEASE.plus(RENEW).plus(Fleet.SLACK.multipliedBy(2)));
     assertThat(replicas.get("cm-b").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(0, 2));
     assertThat(replicas.get("cm-c").coordinator.ownedShards()).containsExactlyElementsOf(replicas.modulo(1, 2));
   }
@@ -141,7 +140,7 @@ class CoordinatorsOnKubernetesIT {
     replicas.acquisitions.clear();
     long started = System.nanoTime();
     replicas.start("cm-d");
-    poll(LEASE.multipliedBy(2).plus(SLACK)).until(replicas::ownsByModulo);
+    poll(LEASE.multipliedBy(2).plus(Fleet.SLACK)).until(replicas::ownsByModulo);
     log.info("measured: a joining replica's share was owned {} ms after it started",
         Duration.ofNanos(System.nanoTime() - started).toMillis());
 
@@ -160,7 +159,7 @@ class CoordinatorsOnKubernetesIT {
   void outsideWriteOfAShardLeaseIsLostByItsOwnerAndTheReplicasReconverge() {
     // The outsider's own compare-and-set write: the owner renews meanwhile, so a 409 means read again.
     int[] written = new int[1];
-    await().atMost(RENEW.plus(SLACK)).ignoreExceptionsMatching(
+    await().atMost(RENEW.plus(Fleet.SLACK)).ignoreExceptionsMatching(
         e -> e instanceof KubernetesClientException k && k.getCode() == 409).until(() -> {
       Lease shard0 = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
       int transitions = shard0.getSpec().getLeaseTransitions();
@@ -172,8 +171,8 @@ class CoordinatorsOnKubernetesIT {
     });
     int transitions = written[0];
 
-    poll(RENEW.plus(SLACK)).until(() -> !replicas.get("cm-a").coordinator.owns(0));
-    poll(LEASE.plus(RENEW).plus(SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
+    poll(RENEW.plus(Fleet.SLACK)).until(() -> !replicas.get("cm-a").coordinator.owns(0));
+    poll(LEASE.plus(RENEW).plus(Fleet.SLACK.multipliedBy(2))).until(replicas::ownsByModulo);
 
     Lease retaken = client.leases().inNamespace(NAMESPACE).withName("convoy-cm-shard-0").get();
     assertThat(retaken.getSpec().getHolderIdentity()).isEqualTo("cm-a");

@@ -36,8 +36,8 @@ public final class Fleet implements AutoCloseable {
   public static final String NAMESPACE = "convoy-system";
   /**
    * What real time adds to a bound the protocol states in its own waits (such as L + 2R): watch
-   * delivery, the mock server's answers, the test's polling, and ticks that start late on a loaded
-   * 2-core machine (.ci/run runs other suites beside the tagged ITs). The simulation checks the
+   * delivery, the API server's answers (mock or real), the test's polling, and ticks that start
+   * late on a loaded 2-core machine (.ci/run runs other suites beside the tagged ITs). The simulation checks the
    * bounds themselves, in virtual time, with no allowance.
    */
   public static final Duration SLACK = Duration.ofSeconds(1);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.kumodo.convoy.sharding.fabric8.Fleet;
 import io.kumodo.convoy.sharding.fabric8.LeaseNames;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +37,7 @@ class ReplicasOnRealServerIT {
   private static final Duration LEASE = Duration.ofSeconds(2);
   private static final Duration RENEW = Duration.ofMillis(500);
   /** Scheduling and request latency on a loaded 2-core machine. */
-  private static final Duration SLACK = Duration.ofSeconds(1);
+  private static final Duration SLACK = Fleet.SLACK;
 
   /** Renew intervals over which the steady state's writes are counted. */
   private static final int INTERVALS = 6;
