@@ -73,6 +73,9 @@ import java.util.function.Consumer;
  *       writes: when a successful write of a Lease has not come back on the watch within that
  *       lease's duration (at least {@link #WATCH_GRACE}), and no other event has arrived since,
  *       the next write or list logs a WARN and replaces the informer, which lists the leases again.
+ *   <li>A cache that no list has found whole for more than {@link #WATCH_GRACE} (its informer's last
+ *       synced resourceVersion went back, as after a DELETED event of fabric8's mock API server,
+ *       which carries the deleted object's old resourceVersion) is replaced at the next list.
  * </ul>
  *
  * <p>Thread-safe; several coordinators may share one store. The client stays the caller's:

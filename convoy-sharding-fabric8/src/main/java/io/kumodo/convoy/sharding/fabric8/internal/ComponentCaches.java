@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * started at the first use of a component, restarted after fabric8 stopped one, and replaced when
  * the store's writes show that its watch is lost (the API server answers while the watch has been
  * down for more than {@link KubernetesLeaseStore#WATCH_GRACE}) or stalled (a write did not come
- * back on it within its bound). The listeners of a component outlive its caches.
+ * back on it within its bound), or when no listing has found it whole for more than that grace
+ * ({@link ComponentLeases#partialSince}). The listeners of a component, and its decoded versions
+ * (each malformed one logged once), outlive its caches.
  */
 public final class ComponentCaches {
   private static final Logger log = LoggerFactory.getLogger(KubernetesLeaseStore.class);
@@ -32,6 +34,7 @@ public final class ComponentCaches {
   private final KubernetesClient client;
   private final String namespace;
   private final Map<String, List<Consumer<LeaseEvent>>> listeners = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, ComponentLeases.Version>> decoded = new ConcurrentHashMap<>();
   // Guarded by this.
   private final Map<String, ComponentLeases> caches = new ConcurrentHashMap<>();
   private boolean closed;
@@ -106,11 +109,21 @@ public final class ComponentCaches {
     caches.clear();
   }
 
-  /** The running cache of {@code component}, replaced first if it stalled; null once closed. */
+  /**
+   * The running cache of {@code component}, replaced first if it stalled or has not been whole for
+   * more than {@link KubernetesLeaseStore#WATCH_GRACE}; null once closed.
+   */
   private ComponentLeases current(String component) {
     ComponentLeases cache = cache(component);
     if (cache != null) {
       replaceIfStalled(component, cache);
+      long partial = cache.partialSince();
+      long now = System.nanoTime();
+      if (partial != 0 && now - partial > KubernetesLeaseStore.WATCH_GRACE.toNanos()) {
+        replace(component, cache, false, "has shown an object newer than its last synced resourceVersion for "
+            + (now - partial) / 1_000_000 + " ms (a DELETED event with the object's old resourceVersion, as fabric8's "
+            + "mock API server sends, takes that resourceVersion back)");
+      }
       cache = cache(component);
     }
     return cache;
@@ -123,10 +136,16 @@ public final class ComponentCaches {
     }
     ComponentLeases cache = caches.get(component);
     if (cache == null || cache.isStopped()) {
-      cache = new ComponentLeases(client, namespace, component, listeners(component));
+      cache = newCache(component);
       caches.put(component, cache);
     }
     return cache;
+  }
+
+  /** A new cache of {@code component}, with the listeners and decoded versions of the caches before it. */
+  private ComponentLeases newCache(String component) {
+    return new ComponentLeases(client, namespace, component, listeners(component),
+        decoded.computeIfAbsent(component, c -> ComponentLeases.decodedVersions()));
   }
 
   private List<Consumer<LeaseEvent>> listeners(String component) {
@@ -157,6 +176,6 @@ public final class ComponentCaches {
           why);
     }
     stale.close();
-    caches.put(component, new ComponentLeases(client, namespace, component, listeners(component)));
+    caches.put(component, newCache(component));
   }
 }

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The watch-backed cache of one component's leases: one fabric8 informer on the lease namespace,
  * filtered by the component label, plus the decoded records. Each object version is decoded
- * once, so a malformed object is logged once per version, not once per tick.
+ * once, so a malformed object is logged once per version, not once per tick (nor again by the
+ * cache that replaces this one).
  *
  * <p>The informer holds {@link GenericKubernetesResource}s, and each object is converted to a
  * typed Lease on its own: fabric8's typed deserialization is strict (a {@code renewTime} that is
@@ -59,25 +60,38 @@ public final class ComponentLeases implements AutoCloseable {
   private final KubernetesSerialization serialization;
   private final SharedIndexInformer<GenericKubernetesResource> informer;
   private final CompletableFuture<Void> synced;
-  private final Map<String, Version> decoded = new ConcurrentHashMap<>();
+  /** Shared by the caches that replace each other for one component of one store: see {@link #decodedVersions()}. */
+  private final Map<String, Version> decoded;
   /** System.nanoTime() since which the synced informer has had no open watch; 0 while it has one. */
   private volatile long watchLostAt;
   /** The store's own writes not yet seen on the watch, by Lease name. */
   private final Map<String, Awaited> awaited = new ConcurrentHashMap<>();
   /** System.nanoTime() of the last event the informer delivered (of any Lease). */
   private volatile long lastEventAt = System.nanoTime();
+  /** System.nanoTime() since which every listing found the cache not whole ({@link #wholeState}); 0 when whole. */
+  private volatile long partialSince;
 
-  /** Starts the informer; {@code listeners} are called on every add, update and delete. */
+  /**
+   * Starts the informer; {@code listeners} are called on every add, update and delete; {@code decoded}
+   * comes from {@link #decodedVersions()} and is passed on to the cache that replaces this one.
+   */
   ComponentLeases(KubernetesClient client, String namespace, String component,
-      List<Consumer<LeaseEvent>> listeners) {
+      List<Consumer<LeaseEvent>> listeners, Map<String, Version> decoded) {
     this(client.genericKubernetesResources(LeaseCodec.LEASES).inNamespace(namespace)
         .withLabel(LeaseNames.COMPONENT_LABEL, component)
-        .runnableInformer(0), client.getKubernetesSerialization(), namespace, component, listeners);
+        .runnableInformer(0), client.getKubernetesSerialization(), namespace, component, listeners, decoded);
   }
 
   /** Starts {@code informer} (unstarted, on the component's leases); for tests. */
   ComponentLeases(SharedIndexInformer<GenericKubernetesResource> informer, KubernetesSerialization serialization,
       String namespace, String component, List<Consumer<LeaseEvent>> listeners) {
+    this(informer, serialization, namespace, component, listeners, decodedVersions());
+  }
+
+  private ComponentLeases(SharedIndexInformer<GenericKubernetesResource> informer,
+      KubernetesSerialization serialization, String namespace, String component,
+      List<Consumer<LeaseEvent>> listeners, Map<String, Version> decoded) {
+    this.decoded = decoded;
     this.component = component;
     this.namespace = namespace;
     this.serialization = serialization;
@@ -112,11 +126,27 @@ public final class ComponentLeases implements AutoCloseable {
     }
     List<GenericKubernetesResource> objects = wholeState();
     if (objects == null) {
+      if (partialSince == 0) {
+        partialSince = System.nanoTime() | 1; // never 0
+      }
       throw new LeaseStoreException("the lease cache of component " + component + " in namespace " + namespace
           + " is being relisted (an object newer than its last synced resourceVersion "
           + informer.lastSyncResourceVersion() + "); the next listing reads it whole");
     }
+    partialSince = 0;
     return decodeAll(objects);
+  }
+
+  /**
+   * The System.nanoTime() since which every listing has found an object newer than the informer's
+   * last synced resourceVersion, or 0 when the last listing found the cache whole. A relist ends in
+   * moments; a longer stretch means the last synced resourceVersion went back. fabric8's mock API
+   * server does that: its DELETED events carry the deleted object's last resourceVersion, not the
+   * deletion's, and the informer takes it as its last synced one. Until another event comes, no
+   * listing is whole; the owner then replaces this cache ({@link ComponentCaches}).
+   */
+  long partialSince() {
+    return partialSince;
   }
 
   /** Whether the first listing is in the cache (and did not fail). */
@@ -330,8 +360,17 @@ public final class ComponentLeases implements AutoCloseable {
   /** A write awaited on the watch: the version written, since when (nanoTime), and for how long at most. */
   private record Awaited(String version, long since, long boundNanos) {}
 
+  /**
+   * A new map of decoded object versions, by name, for the caches of one component that replace
+   * each other: the new cache lists every object again, and a malformed version that the one before
+   * logged is not logged again.
+   */
+  static Map<String, Version> decodedVersions() {
+    return new ConcurrentHashMap<>();
+  }
+
   /** One decoded object version: the record and typed object, or the problem. */
-  private record Version(String resourceVersion, Lease lease,
+  record Version(String resourceVersion, Lease lease,
       io.fabric8.kubernetes.api.model.coordination.v1.Lease object, String problem) {}
 
   /** Forwards every event to the listeners and forgets the decoded record of deleted objects. */
