@@ -196,6 +196,13 @@ public final class Fleet implements AutoCloseable {
     return owners;
   }
 
+  /** What a failed wait should print: each shard's owners and each running replica's live members. */
+  String describe() {
+    StringBuilder text = new StringBuilder("owners ").append(owners());
+    running().forEach(r -> text.append("; ").append(r.id).append(" sees members ").append(r.coordinator.liveMembers()));
+    return text.toString();
+  }
+
   /** True when every shard has exactly one owner and it is a running replica. */
   boolean allOwned() {
     Map<Integer, Set<String>> owners = owners();

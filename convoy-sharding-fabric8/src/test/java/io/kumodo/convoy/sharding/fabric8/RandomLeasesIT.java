@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -100,12 +101,22 @@ class RandomLeasesIT {
       blocking.forEach(g -> raw.delete(g.name()));
       long repaired = System.nanoTime();
       // Converged within the bound, and still converged once a ghost member's lease has expired.
-      await().during(STABLE).atMost(BOUND.plus(STABLE)).pollInterval(Duration.ofMillis(5))
-          .alias("seed " + seed + ", round " + round + ": the i mod N rule again after " + kinds.subList(
-              kinds.size() - PER_ROUND, kinds.size()))
-          .until(fleet::converged);
-      log.info("round {}: converged and stable {} ms after the last write", round,
-          Duration.ofNanos(System.nanoTime() - repaired).toMillis());
+      String what = "seed " + seed + ", round " + round + ": the i mod N rule again after "
+          + kinds.subList(kinds.size() - PER_ROUND, kinds.size());
+      long[] convergedAt = {0}; // when the current stretch of convergence began, 0 while not converged
+      try {
+        await().during(STABLE).atMost(BOUND.plus(STABLE)).pollInterval(Duration.ofMillis(5)).alias(what)
+            .until(() -> {
+              boolean converged = fleet.converged();
+              convergedAt[0] = !converged ? 0 : convergedAt[0] != 0 ? convergedAt[0] : System.nanoTime();
+              return converged;
+            });
+      } catch (ConditionTimeoutException e) {
+        throw new AssertionError(what + " within " + BOUND + ", stable for " + STABLE + "; after "
+            + Duration.ofNanos(System.nanoTime() - repaired).toMillis() + " ms: " + fleet.describe(), e);
+      }
+      log.info("round {}: converged {} ms after the last write, and stable since", round,
+          Duration.ofNanos(convergedAt[0] - repaired).toMillis());
     }
 
     Map<String, Integer> lines = ignoredLines();
