@@ -77,8 +77,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it promises: after {@link #start()}, the informers select exactly the shards of the
  * last ownership change (until {@link #close()}); the handler is called one event at a time,
- * never after its informer was replaced or stopped, and hears nothing more of a released
- * shard's objects (no deletes for them). It does not promise that every cached object is owned:
+ * never after its informer was replaced or stopped, never before {@link #store()} reads that
+ * informer (an object the handler is given is in the store by then, for the gate's lookup and
+ * the reconciler), and hears nothing more of a released shard's objects (no deletes for them).
+ * It does not promise that every cached object is owned:
  * the label is written by the API server and may be stale (e.g. after a change of the shard
  * count), so keep the {@link ShardGate} filter and reconcile gate on top.
  *
@@ -293,16 +295,20 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
       }
     }
     List<CompletableFuture<Void>> starts = new ArrayList<>();
-    for (Set<Integer> shards : wanted) {
-      if (!entries.containsKey(shards)) {
-        Entry<T> entry = startEntry(shards, carried);
-        if (entry != null) {
-          entries.put(shards, entry);
-          starts.add(entry.started());
+    // The new informers' events wait until store() reads them: a handler given an object finds it
+    // there (the gate's lookup and the reconciler read it), however long this thread stalls after a start.
+    synchronized (dispatchLock) {
+      for (Set<Integer> shards : wanted) {
+        if (!entries.containsKey(shards)) {
+          Entry<T> entry = startEntry(shards, carried);
+          if (entry != null) {
+            entries.put(shards, entry);
+            starts.add(entry.started());
+          }
         }
       }
+      view = List.copyOf(entries.values());
     }
-    view = List.copyOf(entries.values());
     log.debug("{}/{}: shard-scoped informers now select {}", coordinator.component(), coordinator.replicaId(),
         selectors());
     return CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new));
