@@ -116,6 +116,25 @@ class ShardScopedInformerSwitchTest {
     }
   }
 
+  @Test
+  void anAcquiredRangeWhoseFirstListFailsIsListedAgainAndItsObjectsReachTheHandler() {
+    await().atMost(Duration.ofSeconds(10)).until(() -> inStoreAtAdd.keySet().containsAll(keysIn(Set.of(0, 2))));
+
+    // The new informer's first list is refused once (a 403 is not retried by the client).
+    AtomicBoolean once = new AtomicBoolean();
+    api.inject(FaultyApiServer.Fault.status("first list of the new range", r -> "GET".equals(r.getMethod().toString())
+        && r.getPath().contains("/configmaps") && !r.getPath().contains("watch=true")
+        && !r.getPath().matches(".*[?&]limit=1(&.*)?") && once.compareAndSet(false, true), 403));
+    replicas.stop("cm-b");
+    replicas.settle();
+    assertThat(a.ownedShards()).containsExactly(0, 1, 2, 3);
+    await().atMost(Duration.ofSeconds(10)).until(() -> api.spoiled() == 1);
+    api.heal();
+
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(inStoreAtAdd.keySet()).containsAll(keysIn(Set.of(1, 3))));
+  }
+
   /**
    * {@code resources}, whose informers stall the thread that starts them, once it is armed: after
    * the real start, until the handler was given an add of a newly acquired shard, or another thread
