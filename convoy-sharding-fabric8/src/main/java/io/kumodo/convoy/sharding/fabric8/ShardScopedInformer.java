@@ -6,6 +6,7 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -77,8 +78,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it promises: after {@link #start()}, the informers select exactly the shards of the
  * last ownership change (until {@link #close()}); the handler is called one event at a time,
- * never after its informer was replaced or stopped, and hears nothing more of a released
- * shard's objects (no deletes for them). It does not promise that every cached object is owned:
+ * never after its informer was replaced or stopped, never before {@link #store()} reads that
+ * informer (an object the handler is given is in the store by then, for the gate's lookup and
+ * the reconciler), and hears nothing more of a released shard's objects (no deletes for them).
+ * It does not promise that every cached object is owned:
  * the label is written by the API server and may be stale (e.g. after a change of the shard
  * count), so keep the {@link ShardGate} filter and reconcile gate on top.
  *
@@ -197,7 +200,7 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
         throw new IllegalStateException(closed ? "closed" : "already started");
       }
       started = true;
-      return update(coordinator.ownedShards());
+      return update(coordinator.ownedShards(), false);
     }
   }
 
@@ -268,13 +271,18 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
   private void onChange(ShardChange change) {
     synchronized (stateLock) {
       if (started && !closed) {
-        update(change.owned());
+        update(change.owned(), true);
       }
     }
   }
 
-  /** Makes the entries match {@code owned}; returns a stage done when the new ones have listed. */
-  private CompletionStage<Void> update(Set<Integer> owned) {
+  /**
+   * Makes the entries match {@code owned}; returns a stage done when the new ones have listed. At
+   * an ownership change ({@code handover}) a new informer lists again until its first list succeeds:
+   * nobody waits on that stage, and an informer that gave up would leave its shards unheard until
+   * the next change. The informers of {@link #start()} give up, so that its stage fails.
+   */
+  private CompletionStage<Void> update(Set<Integer> owned, boolean handover) {
     assert Thread.holdsLock(stateLock);
     List<Set<Integer>> wanted = new ArrayList<>();
     if (mode == Mode.PER_SHARD) {
@@ -293,22 +301,26 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
       }
     }
     List<CompletableFuture<Void>> starts = new ArrayList<>();
-    for (Set<Integer> shards : wanted) {
-      if (!entries.containsKey(shards)) {
-        Entry<T> entry = startEntry(shards, carried);
-        if (entry != null) {
-          entries.put(shards, entry);
-          starts.add(entry.started());
+    // The new informers' events wait until store() reads them: a handler given an object finds it
+    // there (the gate's lookup and the reconciler read it), however long this thread stalls after a start.
+    synchronized (dispatchLock) {
+      for (Set<Integer> shards : wanted) {
+        if (!entries.containsKey(shards)) {
+          Entry<T> entry = startEntry(shards, carried, handover);
+          if (entry != null) {
+            entries.put(shards, entry);
+            starts.add(entry.started());
+          }
         }
       }
+      view = List.copyOf(entries.values());
     }
-    view = List.copyOf(entries.values());
     log.debug("{}/{}: shard-scoped informers now select {}", coordinator.component(), coordinator.replicaId(),
         selectors());
     return CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new));
   }
 
-  private Entry<T> startEntry(Set<Integer> shards, List<T> carried) {
+  private Entry<T> startEntry(Set<Integer> shards, List<T> carried, boolean handover) {
     String selector = switch (mode) {
       case PER_SHARD -> ShardLabels.selectorFor(shards.iterator().next());
       case SET_BASED -> ShardLabels.selectorIn(shards);
@@ -336,6 +348,10 @@ public final class ShardScopedInformer<T extends HasMetadata> implements AutoClo
         scoped.remember(seed);
       }
       informer.addEventHandler(scoped);
+      if (handover) {
+        // fabric8's default gives up when the first list fails; after it, as fabric8 does.
+        informer.exceptionHandler((listed, e) -> !listed || !(e instanceof WatcherException));
+      }
       CompletableFuture<Void> started = informer.start().toCompletableFuture();
       started.whenComplete((v, e) -> {
         if (e != null && !scoped.isStopped()) {
