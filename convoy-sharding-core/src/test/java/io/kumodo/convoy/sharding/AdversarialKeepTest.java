@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 The convoy-sharding authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.kumodo.convoy.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kumodo.convoy.sharding.spi.Lease;
+import io.kumodo.convoy.sharding.spi.LeaseKey;
+import io.kumodo.convoy.sharding.spi.LeaseStoreException;
+import io.kumodo.convoy.sharding.testing.FaultyLeaseStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attacks on the released Lease that is kept or renewed again ({@code ShardState.Releasing}): a
+ * Lease this process holds in the store while its state no longer owns the shard. ({@link
+ * TestCluster} checks every 100 ms that no shard has two owners.)
+ */
+class AdversarialKeepTest {
+  private static final LeaseKey SHARD_0 = LeaseKey.shard("convoy-cm", 0);
+
+  /**
+   * Operator edits and one failed write: shard 0 is drained and cm-a frees its Lease
+   * ({@code freed-by: cm-a}). The operator writes cm-a back as holder, still drained. cm-a does not
+   * want it, so it frees it again (a Lease of this process its state does not hold), and that free
+   * fails (an API server error, before the store). The operator undrains the shard. cm-a wants it
+   * again and renews the Lease it still holds as released ({@code Releasing.next}); the renewal
+   * conflicts with the undrain and is retried on the re-read version. Neither write removes the
+   * free mark, as a take and a retake do, so cm-a owns a held Lease that says {@code freed-by: cm-a}.
+   * When the operator then clears the holder, the Lease reads as freed by its holder, and cm-b
+   * takes it at once while cm-a still owns the shard.
+   */
+  @Test
+  void aReleasedLeaseRenewedAgainAfterAnOperatorWroteItsHolderBackOverItsFreeIsNotTakenAtOnceWhenItsHolderIsClearedAgain() {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
+        b -> b.assignment(EditedLeaseTest.GREEDY));
+    AtomicBoolean failNextFree = new AtomicBoolean();
+    FaultyLeaseStore aStore = new FaultyLeaseStore(cluster.store).with(new FaultyLeaseStore.Fault() {
+      @Override
+      public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
+        if (call == FaultyLeaseStore.Call.UPDATE && lease.key().equals(SHARD_0) && lease.isFree()
+            && failNextFree.getAndSet(false)) {
+          throw new LeaseStoreException("injected: the API server answered 500");
+        }
+      }
+    });
+    TestCluster.Replica a = cluster.start("cm-a", aStore);
+    cluster.run(Duration.ofSeconds(5));
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(1)); // t = 6 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0);
+    assertThat(b.coordinator.ownedShards()).isEmpty();
+
+    Lease held = cluster.store.get(SHARD_0);
+    Map<String, String> drained = new HashMap<>(held.annotations());
+    drained.put(LeaseAnnotations.DRAINED, "true");
+    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.run(Duration.ofSeconds(1)); // t = 7 s
+    Lease freed = cluster.store.get(SHARD_0);
+    assertThat(freed.isFree()).isTrue();
+    assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
+
+    failNextFree.set(true);
+    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    // kubectl edit: holder written back, still drained (no event tick for cm-a: the Lease names it)
+    cluster.run(Duration.ofMillis(3_500)); // t = 10.5 s: cm-a's free at its regular tick at 10 s failed
+    assertThat(failNextFree.get()).as("cm-a tried to free it again, and that free failed").isFalse();
+    Lease writtenBack = cluster.store.get(SHARD_0);
+    assertThat(writtenBack.holder()).isEqualTo("cm-a");
+
+    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
+    undrained.remove(LeaseAnnotations.DRAINED);
+    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.run(Duration.ofMillis(500)); // t = 11 s
+    Lease renewed = cluster.store.get(SHARD_0);
+    assertThat(a.coordinator.ownedShards()).as("cm-a wants it again and owns it").containsExactly(0);
+    assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
+
+    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+  }
+}
