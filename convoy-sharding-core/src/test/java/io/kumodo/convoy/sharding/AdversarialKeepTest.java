@@ -85,4 +85,54 @@ class AdversarialKeepTest {
     cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
+
+  /**
+   * The same with no failed write, only a listing 1 s behind and operator edits: shard 0 is
+   * drained (6 s) and cm-a frees its Lease (7 s, when its watch shows the mark). The operator writes
+   * cm-a back as holder, still drained (8 s), and undrains it (9.5 s). cm-a's regular tick at 10 s
+   * lists the written-back version and frees it again; the free conflicts with the undrain, and the
+   * re-read, from the lagging listing, shows the very version that conflicted: no news, so the Lease
+   * stays released with its free mark. Once the listing shows the undrain (10.5 s), cm-a wants the
+   * shard, renews the Lease, the renewal conflicts and is retried on the re-read version, mark and
+   * all: cm-a owns a held Lease that says {@code freed-by: cm-a}. The operator clears the holder at
+   * 11.5 s, and cm-b takes it at once.
+   */
+  @Test
+  void aReleasedLeaseWhoseFreeConflictedWithAnUndrainItsListingDidNotShowIsNotTakenAtOnceWhenItsHolderIsClearedAfterTheRenewal() {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
+        b -> b.assignment(EditedLeaseTest.GREEDY));
+    TestCluster.Replica a = cluster.start("cm-a",
+        io.kumodo.convoy.sharding.sim.LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ofSeconds(1)));
+    cluster.run(Duration.ofSeconds(5));
+    TestCluster.Replica b = cluster.start("cm-b");
+    cluster.run(Duration.ofSeconds(1)); // t = 6 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0);
+    assertThat(b.coordinator.ownedShards()).isEmpty();
+
+    Lease held = cluster.store.get(SHARD_0);
+    Map<String, String> drained = new HashMap<>(held.annotations());
+    drained.put(LeaseAnnotations.DRAINED, "true");
+    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.run(Duration.ofSeconds(2)); // t = 8 s
+    Lease freed = cluster.store.get(SHARD_0);
+    assertThat(freed.isFree()).isTrue();
+    assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
+
+    // kubectl edit: holder written back, still drained
+    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.run(Duration.ofMillis(1_500)); // t = 9.5 s
+    Lease writtenBack = cluster.store.get(SHARD_0);
+    assertThat(writtenBack.holder()).isEqualTo("cm-a");
+    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
+    undrained.remove(LeaseAnnotations.DRAINED);
+    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.run(Duration.ofSeconds(2)); // t = 11.5 s
+    Lease renewed = cluster.store.get(SHARD_0);
+    assertThat(a.coordinator.ownedShards()).as("cm-a wants it again and owns it").containsExactly(0);
+    assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
+
+    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+  }
 }
