@@ -135,4 +135,45 @@ class AdversarialKeepTest {
     cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
+
+  /**
+   * The same with the default assignment and no failed write: cm-b alone owns shard 0, its listing
+   * and watch 1 s behind. The drain, the write-back, the undrain and cm-b's renewal with the free
+   * mark run as above (cm-b owns the marked Lease from 10.5 s). At 11.5 s the operator clears the
+   * holder and cm-a joins: its view shows shard 0 free and gives it to cm-a (the first of the two
+   * in rendezvous order with nothing held), and the mark lets cm-a take it at once, while cm-b, a
+   * second behind, still owns it (two owners at 11.51 s). Without the mark cm-a waits out L.
+   */
+  @Test
+  void withTheDefaultAssignmentAJoinerDoesNotTakeAtOnceALeaseWhoseHolderWasClearedAfterItRenewedAReleasedLeaseWithAFreeMark() {
+    TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1), b -> {});
+    TestCluster.Replica b = cluster.start("cm-b",
+        io.kumodo.convoy.sharding.sim.LaggingLeaseStore.lagging(cluster.store, cluster.time, Duration.ofSeconds(1)));
+    cluster.run(Duration.ofSeconds(6)); // t = 6 s
+    assertThat(b.coordinator.ownedShards()).containsExactly(0);
+
+    Lease held = cluster.store.get(SHARD_0);
+    Map<String, String> drained = new HashMap<>(held.annotations());
+    drained.put(LeaseAnnotations.DRAINED, "true");
+    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.run(Duration.ofSeconds(2)); // t = 8 s
+    Lease freed = cluster.store.get(SHARD_0);
+    assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-b");
+    // kubectl edit: holder written back, still drained
+    cluster.store.put(freed.withHolder("cm-b", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.run(Duration.ofMillis(1_500)); // t = 9.5 s
+    Lease writtenBack = cluster.store.get(SHARD_0);
+    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
+    undrained.remove(LeaseAnnotations.DRAINED);
+    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.run(Duration.ofSeconds(2)); // t = 11.5 s
+    Lease renewed = cluster.store.get(SHARD_0);
+    assertThat(b.coordinator.ownedShards()).as("cm-b wants it again and owns it").containsExactly(0);
+    assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
+
+    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.start("cm-a"); // kubectl edit: holder cleared; a replica joins
+    cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+  }
 }
