@@ -176,4 +176,60 @@ class AdversarialKeepTest {
     cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
+
+  /**
+   * The same without an undrain, so with no conflict: the renewal itself writes the mark. cm-a
+   * (two shards, its listing and watch 1 s behind) owns both; cm-y, started with one shard at 6 s,
+   * makes the counts disagree, and cm-a frees its Leases at 7 s ({@code freed-by: cm-a}); nobody
+   * takes shard 0's. The operator writes cm-a back as its holder (8 s); cm-a's free of it at its
+   * regular tick (10 s) fails (an API server error). cm-y stops (10.5 s); once cm-a's listing shows
+   * it (11.5 s) the counts agree, cm-a wants shard 0 and renews the Lease it holds as released: the
+   * version the store still has, mark and all, no conflict. At 12.5 s the operator clears the holder
+   * and cm-0 joins; its view gives it the free shard, and the mark lets it take it at once while
+   * cm-a, a second behind, still owns it. (A mend of the retry alone, {@code Plan.renewal}, leaves
+   * this one failing: {@code Plan.renew} and the keep copy the mark too.)
+   */
+  @Test
+  void aReleasedLeaseRenewedWithoutAConflictWhenTheShardCountsAgreeAgainIsNotTakenAtOnceWhenItsHolderIsCleared() {
+    TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> {});
+    AtomicBoolean failNextFree = new AtomicBoolean();
+    FaultyLeaseStore aStore = io.kumodo.convoy.sharding.sim.LaggingLeaseStore
+        .lagging(cluster.store, cluster.time, Duration.ofSeconds(1)).with(new FaultyLeaseStore.Fault() {
+          @Override
+          public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
+            if (call == FaultyLeaseStore.Call.UPDATE && lease.key().equals(SHARD_0) && lease.isFree()
+                && failNextFree.getAndSet(false)) {
+              throw new LeaseStoreException("injected: the API server answered 500");
+            }
+          }
+        });
+    TestCluster.Replica a = cluster.start("cm-a", aStore);
+    cluster.run(Duration.ofSeconds(6)); // t = 6 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
+
+    cluster.start("cm-y", b -> b.shardCount(1)); // a rolling update of --shards begins
+    cluster.run(Duration.ofSeconds(2)); // t = 8 s
+    Lease freed = cluster.store.get(SHARD_0);
+    assertThat(a.coordinator.ownedShards()).isEmpty();
+    assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
+
+    failNextFree.set(true);
+    // kubectl edit: holder written back (no event tick for cm-a: the Lease names it)
+    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.run(Duration.ofMillis(2_500)); // t = 10.5 s: cm-a's free at its regular tick at 10 s failed
+    assertThat(failNextFree.get()).as("cm-a tried to free it again, and that free failed").isFalse();
+    Lease writtenBack = cluster.store.get(SHARD_0);
+    assertThat(writtenBack.holder()).isEqualTo("cm-a");
+
+    cluster.close("cm-y"); // the rolling update is undone
+    cluster.run(Duration.ofSeconds(2)); // t = 12.5 s
+    Lease renewed = cluster.store.get(SHARD_0);
+    assertThat(a.coordinator.ownedShards()).as("the counts agree: cm-a owns shard 0 again").contains(0);
+    assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
+
+    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.start("cm-0"); // kubectl edit: holder cleared; a replica joins
+    cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
+    assertThat(cluster.ownersOf(0)).hasSize(1);
+  }
 }
