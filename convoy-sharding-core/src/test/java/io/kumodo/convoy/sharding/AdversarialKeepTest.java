@@ -232,4 +232,78 @@ class AdversarialKeepTest {
     cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
+
+  /**
+   * Passing: keeps under a lagging listing. cm-a, its listing and watch 1 s behind, owns both shards
+   * and runs a 20 s reconcile of each from 6 s. cm-b joins at 7 s and wants one of them; cm-a hands
+   * it over but keeps its Lease while the reconcile runs. The first keep of that Lease takes effect
+   * but its answer is lost; an outsider annotates the Lease right after, within cm-a's lag. Every
+   * later keep conflicts until cm-a's re-read shows its own holding again, and is then written on
+   * that version. cm-b owns neither shard while cm-a's reconcile of it runs (the keeps stayed within
+   * L of each other), and owns its share within R plus the lag after the reconcile exits.
+   */
+  @Test
+  void aLeaseKeptForARunningReconcileWhoseKeepAnswerIsLostAndThatAnOutsiderAnnotatesWithinTheListingsLagIsNotTakenBeforeTheReconcileExits() {
+    TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> {});
+    AtomicBoolean loseNextKeep = new AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Lease> lostKeep = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicReference<Coordinator> self = new java.util.concurrent.atomic.AtomicReference<>();
+    TestCluster.Replica a = cluster.start("cm-a", io.kumodo.convoy.sharding.sim.LaggingLeaseStore
+        .lagging(cluster.store, cluster.time, Duration.ofSeconds(1)).with(new FaultyLeaseStore.Fault() {
+          @Override
+          public Lease after(FaultyLeaseStore.Call call, Lease written) throws LeaseStoreException {
+            if (call == FaultyLeaseStore.Call.UPDATE && written.key().role() == io.kumodo.convoy.sharding.spi.LeaseRole.SHARD
+                && loseNextKeep.get() && !self.get().owns(written.key().shard())) { // a keep: released, renewed
+              loseNextKeep.set(false);
+              lostKeep.set(written);
+              throw new LeaseStoreException("injected: the answer was lost");
+            }
+            return written;
+          }
+        }));
+    self.set(a.coordinator);
+    cluster.run(Duration.ofSeconds(6)); // t = 6 s
+    assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
+    assertThat(a.coordinator.enterShard(0)).isTrue();
+    assertThat(a.coordinator.enterShard(1)).isTrue();
+    long exitAt = cluster.time.read() + Duration.ofSeconds(20).toNanos();
+    cluster.run(Duration.ofSeconds(1)); // t = 7 s
+    TestCluster.Replica b = cluster.start("cm-b");
+    loseNextKeep.set(true);
+    java.util.List<String> overlaps = new java.util.ArrayList<>();
+    boolean exited = false;
+    boolean annotated = false;
+    long exitedAt = 0;
+    long ownedAgainAt = -1;
+    for (int step = 0; step < 600; step++) {
+      cluster.run(Duration.ofMillis(100));
+      Lease kept = lostKeep.get();
+      if (kept != null && !annotated) {
+        Lease current = cluster.store.get(kept.key());
+        Map<String, String> annotations = new HashMap<>(current.annotations());
+        annotations.put("example.com/note", "edited");
+        cluster.store.put(current.withAnnotations(annotations)); // kubectl annotate
+        annotated = true;
+      }
+      if (!exited && cluster.time.read() - exitAt >= 0) {
+        a.coordinator.exitShard(0);
+        a.coordinator.exitShard(1);
+        exited = true;
+        exitedAt = cluster.time.read();
+      }
+      for (int shard = 0; shard < 2; shard++) {
+        if (a.coordinator.inFlight(shard) > 0 && b.coordinator.owns(shard)) {
+          overlaps.add("t=" + cluster.time.elapsed() + " shard " + shard);
+        }
+      }
+      if (exited && ownedAgainAt < 0 && !b.coordinator.ownedShards().isEmpty()) {
+        ownedAgainAt = cluster.time.read();
+      }
+    }
+    assertThat(annotated).as("a keep's answer was lost and the Lease annotated").isTrue();
+    assertThat(lostKeep.get().renewTime()).as("while the reconcile ran").isBefore(java.time.Instant.parse("2026-01-01T00:00:26Z"));
+    assertThat(overlaps).as("cm-b owned a shard while cm-a's reconcile of it ran").isEmpty();
+    assertThat(ownedAgainAt).as("cm-b owns its share after the reconcile exits").isPositive();
+    assertThat(Duration.ofNanos(ownedAgainAt - exitedAt)).isLessThanOrEqualTo(TestCluster.RENEW.plusSeconds(1));
+  }
 }
