@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Attacks on the released Lease that is kept or renewed again ({@code ShardState.Releasing}): a
  * Lease this process holds in the store while its state no longer owns the shard. ({@link
- * TestCluster} checks every 100 ms that no shard has two owners.)
+ * TestCluster} checks every 100 ms that no shard has two owners.) Four methods, whose schedules end
+ * with a peer taking a Lease while its holder still owns the shard, gave two owners before every
+ * write of a held Lease dropped the free mark ({@code Plan.held}); their javadocs tell the schedules
+ * as they went then.
  */
 class AdversarialKeepTest {
   private static final LeaseKey SHARD_0 = LeaseKey.shard("convoy-cm", 0);

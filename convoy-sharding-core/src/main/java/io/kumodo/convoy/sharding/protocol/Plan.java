@@ -164,34 +164,20 @@ public final class Plan {
     Memory m = s.memory().created(in.now(), in.createWait());
     Lease request = new Lease(LeaseKey.shard(o.component(), s.shard()), o.replicaId(), o.leaseDuration(), wall,
         wall, 0, FencingTokens.forCreate(m.highestToken()), null);
-    acquires.add(new Write(Write.Kind.CREATE, s.shard(), null, withShardCount(o, request)));
+    acquires.add(new Write(Write.Kind.CREATE, s.shard(), null, held(o, request)));
     return s.with(m);
   }
 
-  /**
-   * Takes back a Lease that names this process: a renewal of the listed version. Like a take, it
-   * drops a free mark the version carries (an operator wrote this holder back over a free), so that
-   * clearing its holder later does not read as this replica's free (AdversarialRetakeTest).
-   */
+  /** Takes back a Lease that names this process: a renewal of the listed version. */
   ShardState retake(ShardState s, Lease listed) {
-    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, withoutFreeMark(listed.renewed(wall, o.leaseDuration()))));
+    acquires.add(update(Write.Kind.RETAKE, s.memory(), listed, listed.renewed(wall, o.leaseDuration())));
     return s;
   }
 
   ShardState take(ShardState s, Lease listed) {
     Lease taken = FencingTokens.taken(listed, o.replicaId(), wall).renewed(wall, o.leaseDuration());
-    acquires.add(update(Write.Kind.TAKE, s.memory(), listed, withoutFreeMark(taken)));
+    acquires.add(update(Write.Kind.TAKE, s.memory(), listed, taken));
     return s;
-  }
-
-  /** {@code lease} without {@link LeaseAnnotations#FREED_BY}: a held Lease carries no free mark. */
-  private static Lease withoutFreeMark(Lease lease) {
-    if (!lease.annotations().containsKey(LeaseAnnotations.FREED_BY)) {
-      return lease;
-    }
-    Map<String, String> annotations = new HashMap<>(lease.annotations());
-    annotations.remove(LeaseAnnotations.FREED_BY);
-    return lease.withAnnotations(annotations);
   }
 
   /** Renews {@code mine} as state {@code s}: held, or taken back from its release before it was freed. */
@@ -222,25 +208,35 @@ public final class Plan {
   private Write update(Write.Kind kind, Memory m, Lease base, Lease request) {
     boolean strictly = kind == Write.Kind.TAKE || !m.ownsHighest();
     return new Write(kind, m.shard(), base,
-        FencingTokens.aboveSeen(withShardCount(o, request), m.highestToken(), strictly));
+        FencingTokens.aboveSeen(held(o, request), m.highestToken(), strictly));
   }
 
-  /** {@code lease} publishing this replica's shard function (count and mode) and this process's incarnation. */
-  static Lease withShardCount(Options o, Lease lease) {
+  /**
+   * {@code lease} as this replica holds it: publishing this replica's shard function (count and
+   * mode) and this process's incarnation, and without a free mark ({@link LeaseAnnotations#FREED_BY}).
+   * Every write of a held Lease (create, take, retake, renew, keep, and their retries) goes through
+   * here. A mark left on a held version (an operator wrote its holder back over a free) would make
+   * a later clear of the holder read as this replica's free, which a peer takes at once while this
+   * replica still owns the shard (AdversarialRetakeTest for takes and retakes, AdversarialKeepTest
+   * for renewals, keeps and retries).
+   */
+  static Lease held(Options o, Lease lease) {
+    Map<String, String> old = lease.annotations();
     String count = o.published();
-    if (count.equals(lease.annotations().get(LeaseAnnotations.SHARDS))
-        && o.incarnation().equals(lease.annotations().get(LeaseAnnotations.INCARNATION))) {
+    if (count.equals(old.get(LeaseAnnotations.SHARDS)) && o.incarnation().equals(old.get(LeaseAnnotations.INCARNATION))
+        && !old.containsKey(LeaseAnnotations.FREED_BY)) {
       return lease;
     }
-    Map<String, String> annotations = new HashMap<>(lease.annotations());
+    Map<String, String> annotations = new HashMap<>(old);
     annotations.put(LeaseAnnotations.SHARDS, count);
     annotations.put(LeaseAnnotations.INCARNATION, o.incarnation());
+    annotations.remove(LeaseAnnotations.FREED_BY);
     return lease.withAnnotations(annotations);
   }
 
   /** The renewal of {@code renewed} for a write whose memory is {@code m} (after a conflict, on the re-read version). */
   static Lease renewal(Options o, Memory m, Lease renewed) {
-    return FencingTokens.aboveSeen(withShardCount(o, renewed), m.highestToken(), !m.ownsHighest());
+    return FencingTokens.aboveSeen(held(o, renewed), m.highestToken(), !m.ownsHighest());
   }
 
 }
