@@ -189,6 +189,11 @@ final class Ownership {
       bits[s >>> 6] |= 1L << s;
     }
     snapshot = new Snapshot(bits, Collections.unmodifiableSortedSet(new TreeSet<>(shards)));
+    // A close() on another thread between the check above and this write would be overwritten: read
+    // closed again after the write. Either this read sees it, or close's own publish comes after ours.
+    if (closed && !shards.isEmpty()) {
+      snapshot = new Snapshot(new long[bits.length], Collections.emptySortedSet());
+    }
   }
 
   private record Snapshot(long[] bits, SortedSet<Integer> set) {}

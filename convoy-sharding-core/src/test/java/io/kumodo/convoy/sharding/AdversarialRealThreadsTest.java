@@ -99,8 +99,8 @@ class AdversarialRealThreadsTest {
    * then writes the snapshot; a {@code close()} between the two is overwritten, and {@code owns} is
    * true after {@code close()} returned. Each race starts a publish of 4,096 owned shards and a
    * close together on two threads (the copy of the set keeps the publish's window open for a while)
-   * and checks {@code owns} once both have returned. Failing: in three runs a race within the first
-   * 150 left shard 0 owned. A coordinator reaches it when {@code close()} runs while a tick
+   * and checks {@code owns} once both have returned. Before {@code publish} read {@code closed}
+   * again after its write, a race within the first 150 left shard 0 owned, in three runs. A coordinator reaches it when {@code close()} runs while a tick
    * publishes: the tick's next publish empties the set again, but a tick stuck on the store after
    * it keeps it past {@code close()}'s return (no two owners: the Lease is neither freed nor
    * renewed meanwhile, and the fencing deadline holds). With the snapshot emptied again when
