@@ -216,12 +216,15 @@ public sealed interface ShardState {
      * owned still runs (the runtime reads that after publishing the release). Until then the lease
      * is renewed, so no peer takes it; after a lease duration it is freed anyway. A lease in its
      * create wait is kept too, and one we created while shard counts disagree (no peer may take it
-     * then; one that agrees will want it). A kept lease is rewritten only when its last write was
-     * sent half a renew interval ago or more.
+     * then; one that agrees will want it), unless this replica is drained: a drain completes once
+     * every lease is freed, and during a rollout that lowers the shard count the replicas of the
+     * new count delete the Leases beyond it, which one of the old count would create and keep
+     * again for as long as it runs (AdversarialShardCountDrainTest). A kept lease is rewritten only
+     * when its last write was sent half a renew interval ago or more.
      */
     ShardState free(Listing in, Plan step) {
       long now = in.now();
-      if (memory.waiting(now) || (memory.created() && !step.agreed() && !in.foreign())) {
+      if (memory.waiting(now) || (memory.created() && !step.agreed() && !in.foreign() && !in.drained())) {
         if (memory.waiting(now)) {
           step.wakeAt(memory.ownableFrom());
         }
