@@ -62,13 +62,21 @@ abstract class SettingsBuilder {
     return self();
   }
 
-  /** Required: this replica's ID, a DNS subdomain name such as a pod name. */
+  /**
+   * Required: this replica's ID, a DNS subdomain name of 1 to 205 characters such as a pod name.
+   * Its member Lease is {@code <component>-member-<replica-id>}. A process that comes back under
+   * the same ID is a new incarnation ({@link Coordinator#incarnation()}).
+   */
   public Coordinator.Builder replicaId(String replicaId) {
     this.replicaId = replicaId;
     return self();
   }
 
-  /** S, 1 to 65536; default 32. All replicas of all components must use the same value. */
+  /**
+   * S, 1 to 65536; default 32. All replicas of a component must use the same value: each
+   * publishes it on its member Lease, and while replicas publish different ones no replica owns a
+   * shard (a rollout that changes it is a pause; docs/operations.md).
+   */
   public Coordinator.Builder shardCount(int shardCount) {
     this.shardCount = shardCount;
     return self();
