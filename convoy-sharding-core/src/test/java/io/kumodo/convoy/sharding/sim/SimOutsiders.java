@@ -41,7 +41,8 @@ final class SimOutsiders {
         SimOutsiders::clearHolder,
         SimOutsiders::replaceHolder,
         SimOutsiders::moveRenewTime,
-        SimOutsiders::deleteThenJoinSkewed);
+        SimOutsiders::deleteThenJoinSkewed,
+        SimOutsiders::writeBackOverFree);
   }
 
   /**
@@ -120,6 +121,29 @@ final class SimOutsiders {
     String holder = sim.pick(ids);
     edit(sim, lease, lease.withHolder(holder, lease.acquireTime(), lease.renewTime(), lease.transitions()),
         "holder replaced by " + holder);
+  }
+
+  /**
+   * {@code kubectl edit}: the holder of a Lease its holder freed written back, the free mark and
+   * everything else kept. The replica that freed it holds a Lease it does not own, and must leave
+   * no free mark on it when it renews or keeps it: an operator's later clear of the holder would
+   * read as that replica's free, and a peer would take it at once (round 2 of the review found two
+   * owners so, with a failed free after the write-back).
+   */
+  static void writeBackOverFree(FaultSimulation sim) {
+    List<Lease> freed = new ArrayList<>();
+    for (Lease lease : sim.store.list(FaultSimulation.COMPONENT)) {
+      String by = lease.annotations().get(LeaseAnnotations.FREED_BY);
+      if (lease.isFree() && by != null && !by.isEmpty()) {
+        freed.add(lease);
+      }
+    }
+    if (!freed.isEmpty()) {
+      Lease lease = sim.pick(freed);
+      String by = lease.annotations().get(LeaseAnnotations.FREED_BY);
+      edit(sim, lease, lease.withHolder(by, lease.acquireTime(), lease.renewTime(), lease.transitions()),
+          "holder written back over its free: " + by);
+    }
   }
 
   /** {@code kubectl edit}: renewTime moved back or forward by up to three lease durations. */
