@@ -43,15 +43,7 @@ class AdversarialKeepTest {
     TestCluster cluster = new TestCluster(1, TestCluster.installed("convoy-cm", 1),
         b -> b.assignment(EditedLeaseTest.GREEDY));
     AtomicBoolean failNextFree = new AtomicBoolean();
-    FaultyLeaseStore aStore = new FaultyLeaseStore(cluster.store).with(new FaultyLeaseStore.Fault() {
-      @Override
-      public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
-        if (call == FaultyLeaseStore.Call.UPDATE && lease.key().equals(SHARD_0) && lease.isFree()
-            && failNextFree.getAndSet(false)) {
-          throw new LeaseStoreException("injected: the API server answered 500");
-        }
-      }
-    });
+    FaultyLeaseStore aStore = new FaultyLeaseStore(cluster.store).with(failingFreeOfShard0(failNextFree));
     TestCluster.Replica a = cluster.start("cm-a", aStore);
     cluster.run(Duration.ofSeconds(5));
     TestCluster.Replica b = cluster.start("cm-b");
@@ -59,32 +51,27 @@ class AdversarialKeepTest {
     assertThat(a.coordinator.ownedShards()).containsExactly(0);
     assertThat(b.coordinator.ownedShards()).isEmpty();
 
-    Lease held = cluster.store.get(SHARD_0);
-    Map<String, String> drained = new HashMap<>(held.annotations());
-    drained.put(LeaseAnnotations.DRAINED, "true");
-    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.store.put(drained(cluster.store.get(SHARD_0), true)); // status drain-shard 0
     cluster.run(Duration.ofSeconds(1)); // t = 7 s
     Lease freed = cluster.store.get(SHARD_0);
     assertThat(freed.isFree()).isTrue();
     assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
 
     failNextFree.set(true);
-    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.store.put(withHolder(freed, "cm-a"));
     // kubectl edit: holder written back, still drained (no event tick for cm-a: the Lease names it)
     cluster.run(Duration.ofMillis(3_500)); // t = 10.5 s: cm-a's free at its regular tick at 10 s failed
     assertThat(failNextFree.get()).as("cm-a tried to free it again, and that free failed").isFalse();
     Lease writtenBack = cluster.store.get(SHARD_0);
     assertThat(writtenBack.holder()).isEqualTo("cm-a");
 
-    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
-    undrained.remove(LeaseAnnotations.DRAINED);
-    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.store.put(drained(writtenBack, false)); // status undrain-shard 0
     cluster.run(Duration.ofMillis(500)); // t = 11 s
     Lease renewed = cluster.store.get(SHARD_0);
     assertThat(a.coordinator.ownedShards()).as("cm-a wants it again and owns it").containsExactly(0);
     assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
 
-    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.store.put(withHolder(renewed, ""));
     cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
@@ -112,29 +99,24 @@ class AdversarialKeepTest {
     assertThat(a.coordinator.ownedShards()).containsExactly(0);
     assertThat(b.coordinator.ownedShards()).isEmpty();
 
-    Lease held = cluster.store.get(SHARD_0);
-    Map<String, String> drained = new HashMap<>(held.annotations());
-    drained.put(LeaseAnnotations.DRAINED, "true");
-    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.store.put(drained(cluster.store.get(SHARD_0), true)); // status drain-shard 0
     cluster.run(Duration.ofSeconds(2)); // t = 8 s
     Lease freed = cluster.store.get(SHARD_0);
     assertThat(freed.isFree()).isTrue();
     assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-a");
 
     // kubectl edit: holder written back, still drained
-    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.store.put(withHolder(freed, "cm-a"));
     cluster.run(Duration.ofMillis(1_500)); // t = 9.5 s
     Lease writtenBack = cluster.store.get(SHARD_0);
     assertThat(writtenBack.holder()).isEqualTo("cm-a");
-    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
-    undrained.remove(LeaseAnnotations.DRAINED);
-    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.store.put(drained(writtenBack, false)); // status undrain-shard 0
     cluster.run(Duration.ofSeconds(2)); // t = 11.5 s
     Lease renewed = cluster.store.get(SHARD_0);
     assertThat(a.coordinator.ownedShards()).as("cm-a wants it again and owns it").containsExactly(0);
     assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
 
-    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.store.put(withHolder(renewed, ""));
     cluster.run(Duration.ofSeconds(30)); // kubectl edit: holder cleared
     assertThat(cluster.ownersOf(0)).hasSize(1);
   }
@@ -155,26 +137,21 @@ class AdversarialKeepTest {
     cluster.run(Duration.ofSeconds(6)); // t = 6 s
     assertThat(b.coordinator.ownedShards()).containsExactly(0);
 
-    Lease held = cluster.store.get(SHARD_0);
-    Map<String, String> drained = new HashMap<>(held.annotations());
-    drained.put(LeaseAnnotations.DRAINED, "true");
-    cluster.store.put(held.withAnnotations(drained)); // status drain-shard 0
+    cluster.store.put(drained(cluster.store.get(SHARD_0), true)); // status drain-shard 0
     cluster.run(Duration.ofSeconds(2)); // t = 8 s
     Lease freed = cluster.store.get(SHARD_0);
     assertThat(freed.annotations()).containsEntry(LeaseAnnotations.FREED_BY, "cm-b");
     // kubectl edit: holder written back, still drained
-    cluster.store.put(freed.withHolder("cm-b", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.store.put(withHolder(freed, "cm-b"));
     cluster.run(Duration.ofMillis(1_500)); // t = 9.5 s
     Lease writtenBack = cluster.store.get(SHARD_0);
-    Map<String, String> undrained = new HashMap<>(writtenBack.annotations());
-    undrained.remove(LeaseAnnotations.DRAINED);
-    cluster.store.put(writtenBack.withAnnotations(undrained)); // status undrain-shard 0
+    cluster.store.put(drained(writtenBack, false)); // status undrain-shard 0
     cluster.run(Duration.ofSeconds(2)); // t = 11.5 s
     Lease renewed = cluster.store.get(SHARD_0);
     assertThat(b.coordinator.ownedShards()).as("cm-b wants it again and owns it").containsExactly(0);
     assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
 
-    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.store.put(withHolder(renewed, ""));
     cluster.start("cm-a"); // kubectl edit: holder cleared; a replica joins
     cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
     assertThat(cluster.ownersOf(0)).hasSize(1);
@@ -197,15 +174,7 @@ class AdversarialKeepTest {
     TestCluster cluster = new TestCluster(2, TestCluster.installed("convoy-cm", 2), b -> {});
     AtomicBoolean failNextFree = new AtomicBoolean();
     FaultyLeaseStore aStore = io.kumodo.convoy.sharding.sim.LaggingLeaseStore
-        .lagging(cluster.store, cluster.time, Duration.ofSeconds(1)).with(new FaultyLeaseStore.Fault() {
-          @Override
-          public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
-            if (call == FaultyLeaseStore.Call.UPDATE && lease.key().equals(SHARD_0) && lease.isFree()
-                && failNextFree.getAndSet(false)) {
-              throw new LeaseStoreException("injected: the API server answered 500");
-            }
-          }
-        });
+        .lagging(cluster.store, cluster.time, Duration.ofSeconds(1)).with(failingFreeOfShard0(failNextFree));
     TestCluster.Replica a = cluster.start("cm-a", aStore);
     cluster.run(Duration.ofSeconds(6)); // t = 6 s
     assertThat(a.coordinator.ownedShards()).containsExactly(0, 1);
@@ -218,7 +187,7 @@ class AdversarialKeepTest {
 
     failNextFree.set(true);
     // kubectl edit: holder written back (no event tick for cm-a: the Lease names it)
-    cluster.store.put(freed.withHolder("cm-a", freed.acquireTime(), freed.renewTime(), freed.transitions()));
+    cluster.store.put(withHolder(freed, "cm-a"));
     cluster.run(Duration.ofMillis(2_500)); // t = 10.5 s: cm-a's free at its regular tick at 10 s failed
     assertThat(failNextFree.get()).as("cm-a tried to free it again, and that free failed").isFalse();
     Lease writtenBack = cluster.store.get(SHARD_0);
@@ -230,7 +199,7 @@ class AdversarialKeepTest {
     assertThat(a.coordinator.ownedShards()).as("the counts agree: cm-a owns shard 0 again").contains(0);
     assertThat(renewed.renewTime()).isAfter(writtenBack.renewTime());
 
-    cluster.store.put(renewed.withHolder("", renewed.acquireTime(), renewed.renewTime(), renewed.transitions()));
+    cluster.store.put(withHolder(renewed, ""));
     cluster.start("cm-0"); // kubectl edit: holder cleared; a replica joins
     cluster.run(Duration.ofSeconds(30), Duration.ofMillis(10));
     assertThat(cluster.ownersOf(0)).hasSize(1);
@@ -308,5 +277,34 @@ class AdversarialKeepTest {
     assertThat(overlaps).as("cm-b owned a shard while cm-a's reconcile of it ran").isEmpty();
     assertThat(ownedAgainAt).as("cm-b owns its share after the reconcile exits").isPositive();
     assertThat(Duration.ofNanos(ownedAgainAt - exitedAt)).isLessThanOrEqualTo(TestCluster.RENEW.plusSeconds(1));
+  }
+
+  /** {@code lease} with the drain mark ({@code status drain-shard}), or without it. */
+  private static Lease drained(Lease lease, boolean drained) {
+    Map<String, String> annotations = new HashMap<>(lease.annotations());
+    if (drained) {
+      annotations.put(LeaseAnnotations.DRAINED, "true");
+    } else {
+      annotations.remove(LeaseAnnotations.DRAINED);
+    }
+    return lease.withAnnotations(annotations);
+  }
+
+  /** {@code lease} with its holder replaced by {@code holder} and nothing else changed ({@code kubectl edit}). */
+  private static Lease withHolder(Lease lease, String holder) {
+    return lease.withHolder(holder, lease.acquireTime(), lease.renewTime(), lease.transitions());
+  }
+
+  /** A fault that fails the next free of shard 0's Lease, once {@code failNextFree} is set, as an API server error. */
+  private static FaultyLeaseStore.Fault failingFreeOfShard0(AtomicBoolean failNextFree) {
+    return new FaultyLeaseStore.Fault() {
+      @Override
+      public void before(FaultyLeaseStore.Call call, Lease lease) throws LeaseStoreException {
+        if (call == FaultyLeaseStore.Call.UPDATE && lease.key().equals(SHARD_0) && lease.isFree()
+            && failNextFree.getAndSet(false)) {
+          throw new LeaseStoreException("injected: the API server answered 500");
+        }
+      }
+    };
   }
 }
