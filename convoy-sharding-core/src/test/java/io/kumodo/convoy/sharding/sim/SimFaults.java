@@ -52,6 +52,9 @@ final class SimFaults {
     if (leaseDurations) {
       all.addAll(SimLeaseDurations.faults());
     }
+    if (SimOutsiders.WRITE_BACKS) {
+      all.add(SimOutsiders::writeBackOverFree);
+    }
     return List.copyOf(all);
   }
 
