@@ -46,10 +46,10 @@ final class SimOutsiders {
 
   /**
    * Opt-in: {@code -Dconvoy.sim.writeBacks=true} adds {@link #writeBackOverFree} (appended last, so
-   * that without it each seed draws the schedule it drew before it existed). With it on, CI's seeds
-   * draw other schedules, and some of those fail for reasons the fault does not touch (a drain and
-   * an undrain within a slow write, two liveness stretches; open in
-   * docs/notes/2026-12-03-adversarial-review-round-2.md); it becomes default once they pass.
+   * that without it each seed draws the schedule it drew before it existed). With it on, seeds 1
+   * to 20,000 draw one failing schedule, seed 4458, which this fault does not touch: balanced
+   * placement with range sharding leaves a shard to a second tick of a hand-over (open, in
+   * docs/notes/2026-12-03-adversarial-review-round-2.md). It becomes default once that passes.
    */
   static final boolean WRITE_BACKS = Boolean.parseBoolean(System.getProperty("convoy.sim.writeBacks", "false"));
 
