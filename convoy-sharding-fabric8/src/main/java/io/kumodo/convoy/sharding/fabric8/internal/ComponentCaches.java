@@ -98,7 +98,7 @@ public final class ComponentCaches {
       replace(component, cache, false, "down for " + (now - lost) / 1_000_000
           + " ms while the API server answers writes");
     } else {
-      replaceIfStalled(component, cache);
+      replaceIfStuck(component, cache);
     }
   }
 
@@ -110,20 +110,13 @@ public final class ComponentCaches {
   }
 
   /**
-   * The running cache of {@code component}, replaced first if it stalled or has not been whole for
-   * more than {@link KubernetesLeaseStore#WATCH_GRACE}; null once closed.
+   * The running cache of {@code component}, replaced first if it is stuck ({@link #replaceIfStuck});
+   * null once closed.
    */
   private ComponentLeases current(String component) {
     ComponentLeases cache = cache(component);
     if (cache != null) {
-      replaceIfStalled(component, cache);
-      long partial = cache.partialSince();
-      long now = System.nanoTime();
-      if (partial != 0 && now - partial > KubernetesLeaseStore.WATCH_GRACE.toNanos()) {
-        replace(component, cache, false, "has shown an object newer than its last synced resourceVersion for "
-            + (now - partial) / 1_000_000 + " ms (a DELETED event with the object's old resourceVersion, as fabric8's "
-            + "mock API server sends, takes that resourceVersion back)");
-      }
+      replaceIfStuck(component, cache);
       cache = cache(component);
     }
     return cache;
@@ -145,7 +138,7 @@ public final class ComponentCaches {
   /** A new cache of {@code component}, with the listeners and decoded versions of the caches before it. */
   private ComponentLeases newCache(String component) {
     return new ComponentLeases(client, namespace, component, listeners(component),
-        decoded.computeIfAbsent(component, c -> ComponentLeases.decodedVersions()));
+        decoded.computeIfAbsent(component, c -> new ConcurrentHashMap<>()));
   }
 
   private List<Consumer<LeaseEvent>> listeners(String component) {
@@ -153,14 +146,24 @@ public final class ComponentCaches {
   }
 
   /**
-   * Replaces the cache of {@code component} if its watch is open but has stalled: a write of the
-   * store did not come back on it within the written lease's duration (at least
-   * {@link KubernetesLeaseStore#WATCH_GRACE}). Checked at every write and list, so at least once per tick.
+   * Replaces the cache of {@code component} if its watch is open but has stalled (a write of the
+   * store did not come back on it within the written lease's duration, at least
+   * {@link KubernetesLeaseStore#WATCH_GRACE}), or if no listing has found it whole for more than
+   * that grace ({@link ComponentLeases#partialSince}). Checked at every write and list, so at least
+   * once per tick.
    */
-  private void replaceIfStalled(String component, ComponentLeases cache) {
-    String evidence = cache.stalled(System.nanoTime());
+  private void replaceIfStuck(String component, ComponentLeases cache) {
+    long now = System.nanoTime();
+    String evidence = cache.stalled(now);
     if (evidence != null) {
       replace(component, cache, true, "open but stalled: " + evidence);
+      return;
+    }
+    long partial = cache.partialSince();
+    if (partial != 0 && now - partial > KubernetesLeaseStore.WATCH_GRACE.toNanos()) {
+      replace(component, cache, false, "has shown an object newer than its last synced resourceVersion for "
+          + (now - partial) / 1_000_000 + " ms (a DELETED event with the object's old resourceVersion, as fabric8's "
+          + "mock API server sends, takes that resourceVersion back)");
     }
   }
 

@@ -60,7 +60,11 @@ public final class ComponentLeases implements AutoCloseable {
   private final KubernetesSerialization serialization;
   private final SharedIndexInformer<GenericKubernetesResource> informer;
   private final CompletableFuture<Void> synced;
-  /** Shared by the caches that replace each other for one component of one store: see {@link #decodedVersions()}. */
+  /**
+   * The decoded object versions, by name, shared by the caches of one component of one store that
+   * replace each other: the new cache lists every object again, and a malformed version that the
+   * one before logged is not logged again.
+   */
   private final Map<String, Version> decoded;
   /** System.nanoTime() since which the synced informer has had no open watch; 0 while it has one. */
   private volatile long watchLostAt;
@@ -73,7 +77,7 @@ public final class ComponentLeases implements AutoCloseable {
 
   /**
    * Starts the informer; {@code listeners} are called on every add, update and delete; {@code decoded}
-   * comes from {@link #decodedVersions()} and is passed on to the cache that replaces this one.
+   * (a concurrent map) is passed on to the cache that replaces this one.
    */
   ComponentLeases(KubernetesClient client, String namespace, String component,
       List<Consumer<LeaseEvent>> listeners, Map<String, Version> decoded) {
@@ -85,7 +89,7 @@ public final class ComponentLeases implements AutoCloseable {
   /** Starts {@code informer} (unstarted, on the component's leases); for tests. */
   ComponentLeases(SharedIndexInformer<GenericKubernetesResource> informer, KubernetesSerialization serialization,
       String namespace, String component, List<Consumer<LeaseEvent>> listeners) {
-    this(informer, serialization, namespace, component, listeners, decodedVersions());
+    this(informer, serialization, namespace, component, listeners, new ConcurrentHashMap<>());
   }
 
   private ComponentLeases(SharedIndexInformer<GenericKubernetesResource> informer,
@@ -359,15 +363,6 @@ public final class ComponentLeases implements AutoCloseable {
 
   /** A write awaited on the watch: the version written, since when (nanoTime), and for how long at most. */
   private record Awaited(String version, long since, long boundNanos) {}
-
-  /**
-   * A new map of decoded object versions, by name, for the caches of one component that replace
-   * each other: the new cache lists every object again, and a malformed version that the one before
-   * logged is not logged again.
-   */
-  static Map<String, Version> decodedVersions() {
-    return new ConcurrentHashMap<>();
-  }
 
   /** One decoded object version: the record and typed object, or the problem. */
   record Version(String resourceVersion, Lease lease,
