@@ -6,8 +6,11 @@ package io.kumodo.convoy.sharding.fabric8;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kumodo.convoy.sharding.Coordinator;
 import io.kumodo.convoy.sharding.ShardKey;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -32,6 +35,21 @@ final class ConfigMaps {
   static ConfigMap release(String name, String cluster) {
     return new ConfigMapBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
         .withData(Map.of(CLUSTER_REF, cluster)).build();
+  }
+
+  /**
+   * Creates {@code count} ConfigMaps {@code cm-<i>}, two in each namespace {@code <i / 2>-ns}, for the
+   * tests that shard by namespace (FNV-1a's top bits mix the first characters well); returns them
+   * as the server stored them.
+   */
+  static List<ConfigMap> createTwoPerNamespace(KubernetesClient client, int count) {
+    List<ConfigMap> created = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ConfigMap cm = plain("cm-" + i);
+      cm.getMetadata().setNamespace(i / 2 + "-ns");
+      created.add(client.resource(cm).create());
+    }
+    return created;
   }
 
   /** The first name {@code <prefix>-<i>} in namespace {@link #NS} whose default shard is {@code shard}. */

@@ -55,11 +55,7 @@ class ShardScopedInformerShardSelectorTest {
   void objectsAndTwoReplicas() throws Exception {
     logged.start();
     informerLog.addAppender(logged);
-    for (int i = 0; i < 24; i++) {
-      ConfigMap cm = ConfigMaps.plain("cm-" + i);
-      cm.getMetadata().setNamespace(i / 2 + "-ns"); // FNV-1a's top bits mix the first characters well
-      objects.add(client.resource(cm).create());
-    }
+    objects.addAll(ConfigMaps.createTwoPerNamespace(client, 24));
     a = replicas.add("cm-a", b -> b.shardBy(ShardBy.NAMESPACE));
     informer = ShardScopedInformer.<ConfigMap>builder(a, client.configMaps().inAnyNamespace())
         .handler(events)

@@ -65,11 +65,7 @@ class ShardScopedInformerSwitchTest {
 
   @BeforeEach
   void objectsAndTwoReplicas() throws Exception {
-    for (int i = 0; i < 24; i++) {
-      ConfigMap cm = ConfigMaps.plain("cm-" + i);
-      cm.getMetadata().setNamespace(i / 2 + "-ns");
-      objects.add(client.resource(cm).create());
-    }
+    objects.addAll(ConfigMaps.createTwoPerNamespace(client, 24));
     a = replicas.add("cm-a", b -> b.shardBy(ShardBy.NAMESPACE));
     informer = ShardScopedInformer.<ConfigMap>builder(a, stallingAfterStart(client.configMaps().inAnyNamespace()))
         .handler(new ResourceEventHandler<ConfigMap>() {
