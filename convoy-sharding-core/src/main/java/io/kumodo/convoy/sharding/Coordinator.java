@@ -219,8 +219,9 @@ public final class Coordinator implements AutoCloseable {
    * lease; wait on it (bounded) before stopping the process, so that a rolling update loses no
    * time to lease expiry. A lease it created is freed only once its create wait is over, so during
    * a rollout that lowers the shard count (whose new replicas delete the Leases beyond it, and this
-   * one creates them again until it is drained) the result can take up to a lease duration. Undo with {@link #undrain()}: an undrain (through this API or the
-   * member lease) before the drain completed ends the result with a
+   * one creates them again until it is drained) the result can take up to a lease duration. Undo
+   * with {@link #undrain()}: an undrain (through this API or the member lease) before the drain
+   * completed ends the result with a
    * {@link java.util.concurrent.CancellationException}, as does {@link #close()}.
    */
   public java.util.concurrent.CompletionStage<Void> drain() {
